@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# nsbench — top-level Makefile.  `make help` lists the targets.
+#
+# Each area of the tree adds itself through a fragment, <dir>/build.mk,
+# which appends to these variables:
+#   PROGS         programs `make` builds (paths under $(O))
+#   TEST_PROGS    C test programs `make check` builds and runs (TAP)
+#   TEST_SCRIPTS  TAP scripts `make check` runs (executable, in tests/)
+#   SLOW_TESTS    TAP programs/scripts of the slow tier (`make check-slow`)
+# Local overrides go in config.mak (not tracked), as in git's Makefile.
+
+-include config.mak
+
+# Build output: release build in build/, sanitizer build in build/check/.
+O ?= build
+V ?= 0
+SANITIZE ?= 0
+
+CC ?= cc
+CXX ?= c++
+PKG_CONFIG ?= pkg-config
+
+WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+CXXFLAGS ?= -O2 -g
+NSB_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
+NSB_CXXFLAGS := -std=gnu++17 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
+LDFLAGS ?=
+
+ifeq ($(SANITIZE),1)
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
+       -fno-sanitize-recover=undefined
+NSB_CFLAGS += $(SAN)
+NSB_CXXFLAGS += $(SAN)
+LDFLAGS += $(SAN)
+endif
+
+ALL_CFLAGS = $(NSB_CFLAGS) $(CFLAGS)
+ALL_CXXFLAGS = $(NSB_CXXFLAGS) $(CXXFLAGS)
+
+# Quiet rules: "  CC      build/bench/main.o"; V=1 prints full commands.
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+export V
+
+NSBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+
+# The project's libraries, named here because fragments refer to each
+# other's in prerequisites (expanded when read, whatever the include order).
+LIBNSB := $(O)/libnsb.a
+LIBNSBWL := $(O)/libnsbwl.a
+LIBNSBBENCH := $(O)/libnsbbench.a
+
+PROGS :=
+TEST_PROGS :=
+TEST_SCRIPTS :=
+SLOW_TESTS :=
+
+.PHONY: all
+all: deps-check build-all
+
+include $(sort $(wildcard */build.mk))
+
+.PHONY: build-all
+build-all: $(PROGS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/%.o: %.cc
+	@mkdir -p $(@D)
+	$(call msg,CXX,$@)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
+# Link helpers for fragments: $(call link_c,LIBS) / $(call link_cxx,LIBS)
+# link the prerequisites' objects and archives into $@.
+link_c = $(call msg,LD,$@)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(1)
+link_cxx = $(call msg,LD,$@)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(1)
+
+# --- dependencies -------------------------------------------------------
+# deps installs what is missing (apt-get, needs root); deps-check only
+# reports, so a plain `make` by a non-root user gets a clear message.
+.PHONY: deps deps-check
+deps:
+	$(Q)scripts/deps.sh install
+deps-check:
+	$(Q)scripts/deps.sh check
+
+# --- tests --------------------------------------------------------------
+# `make check` is the quick tier: everything is rebuilt with ASan+UBSan in
+# build/check and every TAP test runs under prove.  Nothing in it depends
+# on the machine's speed.
+# Test scripts find the binaries under test through NSB_BUILD.
+.PHONY: check check-here check-slow
+check: deps
+	$(Q)$(MAKE) --no-print-directory O=$(O)/check SANITIZE=1 check-here
+
+check-here: build-all $(TEST_PROGS)
+	$(Q)NSB_BUILD=$(O) tests/run $(TEST_PROGS) $(TEST_SCRIPTS)
+
+check-slow: deps build-all
+	$(Q)NSB_BUILD=$(O) tests/run $(SLOW_TESTS)
+
+# --- main jobs ----------------------------------------------------------
+.PHONY: run bench
+run: deps build-all
+	$(Q)scripts/run-main.sh
+
+bench: deps build-all
+	$(Q)$(O)/bench/nsbench-bench --tier=quick
+
+.PHONY: clean distclean help
+clean:
+	$(call msg,CLEAN,$(O))rm -rf $(O)
+
+distclean: clean
+	$(Q)rm -f config.mak
+
+help:
+	@echo 'nsbench targets:'
+	@echo '  make            build everything (build/)'
+	@echo '  make run        main job: install deps, build, run the default suite'
+	@echo '  make check      quick test tier (ASan+UBSan, TAP via prove)'
+	@echo '  make check-slow slow test tier (kernel builds, guest boots)'
+	@echo '  make bench      microbenchmarks, quick tier (<= 60 s)'
+	@echo '  make deps       install missing Debian packages (root)'
+	@echo '  make V=1 ...    show full commands'
+	@$(foreach h,$(HELP_LINES),echo '  $(h)';)
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

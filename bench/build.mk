@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench/: the microbenchmark program nsbench-bench.  Every .c under
+# bench/, bench/models/ and bench/sys/ is picked up; gbench.cc is the only
+# C++.  Everything but main.c also goes into libnsbbench.a for the tests.
+
+BENCH_SRCS := $(wildcard bench/*.c bench/models/*.c bench/sys/*.c)
+BENCH_LIB_OBJS := $(filter-out $(O)/bench/main.o,$(BENCH_SRCS:%.c=$(O)/%.o)) \
+		  $(O)/bench/gbench.o
+
+BENCH_LIBS := $(shell $(PKG_CONFIG) --libs benchmark 2>/dev/null || echo -lbenchmark) \
+	      $(shell $(PKG_CONFIG) --libs liburcu 2>/dev/null || echo -lurcu) \
+	      -lcap -lpthread
+
+$(LIBNSBBENCH): $(BENCH_LIB_OBJS)
+	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/bench/nsbench-bench: $(O)/bench/main.o $(LIBNSBBENCH) $(LIBNSBWL) $(LIBNSB)
+	$(call link_cxx,$(BENCH_LIBS) $(NSB_LIBS))
+
+PROGS += $(O)/bench/nsbench-bench

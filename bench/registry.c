@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * registry.c — builds nsb_benchmarks[] from the per-group list files.
+ */
+#include <stddef.h>
+
+#include "bench/registry.h"
+
+#define NSB_BENCH(n, s) { GROUP, #n, s, nsb_register_##n },
+
+const struct nsb_bench nsb_benchmarks[] = {
+#define GROUP "models"
+#include "bench/models/list.h"
+#undef GROUP
+#define GROUP "sys"
+#include "bench/sys/list.h"
+#undef GROUP
+	{ NULL, NULL, NULL, NULL },
+};

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * registry.h — the table of benchmark families.
+ *
+ * One benchmark family = one small C file that defines
+ *
+ *	void nsb_register_<name>(enum nsb_tier tier)
+ *
+ * (registering its variants with gb_register() and friends) plus one line
+ * in bench/models/list.h or bench/sys/list.h:
+ *
+ *	NSB_BENCH(<name>, "<one-line summary>")
+ *
+ * Benchmark names are "<group>/<name>/<variant...>", e.g.
+ * "models/in_userns/2015/hot/hit/depth:8", so --benchmark_filter can pick
+ * a group, a family or one variant.
+ */
+#ifndef NSB_REGISTRY_H
+#define NSB_REGISTRY_H
+
+/* quick: what `make bench` and `make run` use; full: the whole sweep. */
+enum nsb_tier { NSB_TIER_QUICK, NSB_TIER_FULL };
+
+struct nsb_bench {
+	const char *group;	/* "models" or "sys" */
+	const char *name;
+	const char *summary;
+	void (*reg)(enum nsb_tier tier);
+};
+
+#define NSB_BENCH(name, summary) void nsb_register_##name(enum nsb_tier tier);
+#include "bench/models/list.h"
+#include "bench/sys/list.h"
+#undef NSB_BENCH
+
+/* NULL-terminated. */
+extern const struct nsb_bench nsb_benchmarks[];
+
+#endif /* NSB_REGISTRY_H */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Subcommands of the `nsbench` CLI: one line each,
+ * NSB_CMD(name, "one-line summary"), implemented as
+ * int cmd_<name>(int argc, char **argv) in src/<name>.c.
+ * argv[0] is the subcommand's name.  Exit codes: 0 ok, 1 the answer is
+ * "no" (e.g. a regression), 2 usage or input error.
+ */
+NSB_CMD(context, "print the provenance context of this machine as JSON")

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nsbench.h — shared declarations of libnsb and the nsbench CLI.
+ */
+#ifndef NSB_NSBENCH_H
+#define NSB_NSBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define NSB_CMD(name, summary) int cmd_##name(int argc, char **argv);
+#include "src/commands.h"
+#undef NSB_CMD
+
+/* version.c */
+const char *nsb_version(void);
+
+/* jsonio.c — JSON files through jansson; errors name the file. */
+/* Loads a JSON file; on error returns NULL and prints "file:line:col: why". */
+json_t *nsb_json_load(const char *path);
+/* Writes atomically: path.tmp.<pid> in the same directory, fsync, rename. */
+int nsb_json_write_atomic(const char *path, json_t *root);
+/* Text file, atomically (reports, KTAP, ...). */
+int nsb_write_file_atomic(const char *path, const char *data, size_t len);
+/* The string at obj[key], or NULL (not a string / absent). */
+const char *nsb_json_str(json_t *obj, const char *key);
+
+/* context.c — provenance of a run (see results/README.md). */
+struct nsb_run_info {
+	const char *label;	/* "native-quick" */
+	const char *mode;	/* native | kvm | tcg | icount */
+	const char *tier;	/* quick | full */
+	const char *series;	/* patch series, "none" natively */
+	const char *config_hash;/* NULL: computed from /proc/config.gz or /boot */
+	const char *round, *seed, *boot, *side;	/* A/B only, else NULL */
+};
+/* Calls add(key, value) for each nsbench context key. */
+void nsb_context_collect(const struct nsb_run_info *info,
+			 void (*add)(const char *key, const char *value));
+/* results/<UTC>-<host>-<label>.json under dir; returns malloc'd path. */
+char *nsb_results_path(const char *dir, const char *label);
+
+#endif /* NSB_NSBENCH_H */
