@@ -65,7 +65,7 @@ SLOW_TESTS :=
 .PHONY: all
 all: deps-check build-all
 
-include $(sort $(wildcard */build.mk))
+include $(sort $(wildcard */build.mk */*/build.mk))
 
 .PHONY: build-all
 build-all: $(PROGS)
