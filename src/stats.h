@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h — the statistics behind `nsbench compare`: summaries with a
+ * distribution-free CI of the median, Mann-Whitney U, Hodges-Lehmann shift
+ * with the Moses interval, Wilcoxon signed-rank with the Walsh-average
+ * interval, a bootstrap ratio of medians, minimum detectable effect, Holm.
+ *
+ * Every function works on plain arrays of doubles and does not modify its
+ * input.  Confidence intervals follow one rule (also in
+ * tests/fixtures/stats/make_reference.py): with S the rank statistic of the
+ * interval (binomial count, U or signed-rank T) and k the largest integer
+ * >= 1 with P(S <= k - 1) <= alpha/2 under H0, the interval is
+ * [v_(k), v_(M + 1 - k)] over the M sorted values (order statistics,
+ * pairwise differences, Walsh averages); its coverage 1 - 2 P(S <= k - 1)
+ * is reported as `level`, which is below 1 - alpha when the sample is too
+ * small for any k to qualify (then k = 1: the whole range).
+ */
+#ifndef NSB_STATS_H
+#define NSB_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NSB_ALPHA	0.05	/* two-sided, for every CI and test */
+#define NSB_POWER	0.80	/* for the minimum detectable effect */
+
+enum nsb_method {
+	NSB_AUTO,	/* exact when small and without ties */
+	NSB_EXACT,
+	NSB_ASYMPTOTIC,
+};
+
+struct nsb_summary {
+	size_t n;
+	double median, mean, sd, cv, min, max;
+	double ci_lo, ci_hi, ci_level;	/* CI of the median */
+};
+
+/* An estimate with its confidence interval and the interval's coverage. */
+struct nsb_interval {
+	double est, lo, hi, level;
+};
+
+struct nsb_mwu {
+	double u;	/* U of the first sample (SciPy's U1) */
+	double z;	/* standardised, asymptotic method only */
+	double p;	/* two-sided */
+	bool exact;
+};
+
+struct nsb_signrank {
+	size_t n;	/* non-zero differences used */
+	double t_plus, t_minus;
+	double t;	/* min(t_plus, t_minus), as SciPy reports */
+	double z;	/* asymptotic method only */
+	double p;	/* two-sided; 1 when no difference is non-zero */
+	bool exact;
+};
+
+int nsb_summarize(const double *x, size_t n, struct nsb_summary *s);
+/* Order-statistic (sign-test) CI of the median of sorted[0..n). */
+void nsb_median_ci(const double *sorted, size_t n, double alpha,
+		   struct nsb_interval *r);
+
+int nsb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		     enum nsb_method method, struct nsb_mwu *r);
+/* Shift of y against x: median of y_j - x_i, Moses CI. */
+int nsb_hodges_lehmann(const double *x, size_t nx, const double *y,
+		       size_t ny, double alpha, struct nsb_interval *r);
+
+/* Wilcoxon signed-rank test of d (zeros dropped, as SciPy's "wilcox"). */
+int nsb_wilcoxon(const double *d, size_t n, enum nsb_method method,
+		 struct nsb_signrank *r);
+/* Pseudo-median of d (median of Walsh averages) with its CI. */
+int nsb_walsh(const double *d, size_t n, double alpha,
+	      struct nsb_interval *r);
+
+/* median(y) / median(x), percentile bootstrap CI, fixed seed. */
+int nsb_boot_ratio(const double *x, size_t nx, const double *y, size_t ny,
+		   unsigned long seed, size_t reps, double alpha,
+		   struct nsb_interval *r);
+
+/*
+ * Minimum detectable effect (absolute) of a rank test at NSB_ALPHA and
+ * NSB_POWER given the standard deviations and sizes, and the samples per
+ * side needed to detect an absolute effect delta.  Paired: pass sy = 0,
+ * ny = 0 and the differences' sd as sx.
+ */
+double nsb_mde(double sx, size_t nx, double sy, size_t ny);
+size_t nsb_n_needed(double sx, double sy, bool paired, double delta);
+
+/* Holm-adjusted p-values, adj[i] for p[i]. */
+int nsb_holm(const double *p, size_t n, double *adj);
+
+/* Helpers shared with the loader and plots. */
+int nsb_cmp_double(const void *a, const void *b);
+double *nsb_sorted_copy(const double *x, size_t n);
+
+#endif /* NSB_STATS_H */
