@@ -129,6 +129,11 @@ void gb_error(struct gb_state *s, const char *fmt, ...)
 	s->left = 0;
 }
 
+void gb_set_iteration_time(struct gb_state *s, double seconds)
+{
+	state_of(s).SetIterationTime(seconds);
+}
+
 bool gb_failed(struct gb_state *s)
 {
 	return state_of(s).error_occurred();
@@ -226,6 +231,11 @@ struct gb_bench *gb_fixed_iterations(struct gb_bench *b, int64_t n)
 struct gb_bench *gb_repetitions(struct gb_bench *b, int n)
 {
 	return handle_of(bench_of(b)->Repetitions(n));
+}
+
+struct gb_bench *gb_use_manual_time(struct gb_bench *b)
+{
+	return handle_of(bench_of(b)->UseManualTime());
 }
 
 void gb_initialize(int *argc, char **argv)

@@ -99,6 +99,8 @@ void gb_set_items_processed(struct gb_state *s, int64_t items);
 void gb_counter(struct gb_state *s, const char *name, double value,
 		enum gb_counter_flags flags);
 void gb_label(struct gb_state *s, const char *label);
+/* With gb_use_manual_time(): the time this iteration took. */
+void gb_set_iteration_time(struct gb_state *s, double seconds);
 /*
  * A scenario this machine cannot run: reported with error_message
  * "skipped: <reason>" (libbenchmark 1.7.1 has no SkipWithMessage), which
@@ -129,6 +131,12 @@ struct gb_bench *gb_unit(struct gb_bench *b, enum gb_unit unit);
 struct gb_bench *gb_min_time(struct gb_bench *b, double seconds);
 struct gb_bench *gb_fixed_iterations(struct gb_bench *b, int64_t n);
 struct gb_bench *gb_repetitions(struct gb_bench *b, int n);
+/*
+ * real_time comes from gb_set_iteration_time(), not the loop's clock: for
+ * benchmarks that must do untimed work (cache flushes) inside every
+ * iteration without PauseTiming()'s cost and bias.
+ */
+struct gb_bench *gb_use_manual_time(struct gb_bench *b);
 
 /*
  * References for the shim's own overhead: an empty loop written directly
