@@ -7,3 +7,4 @@
  * "no" (e.g. a regression), 2 usage or input error.
  */
 NSB_CMD(context, "print the provenance context of this machine as JSON")
+NSB_CMD(compare, "compare results: BASE... -- PATCHED... (tests, CIs, verdicts)")

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare.h — A/B comparison of two sides' samples, benchmark by benchmark,
+ * shared by `nsbench compare`, `nsbench report` and `nsbench plot`.
+ */
+#ifndef NSB_COMPARE_H
+#define NSB_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "src/samples.h"
+#include "src/stats.h"
+
+enum nsb_verdict {
+	NSB_SAME,	/* estimate and CI inside +-threshold */
+	NSB_FASTER,	/* significant, beyond -threshold */
+	NSB_SLOWER,	/* significant, beyond +threshold */
+	NSB_NOISY,	/* the run cannot tell */
+	NSB_SKIP,	/* no samples: skipped on a side */
+	NSB_ERROR,	/* no samples: failed on a side */
+};
+
+const char *nsb_verdict_name(enum nsb_verdict v);
+
+/* The shift of one side against another, as the verdict sees it. */
+struct nsb_effect {
+	bool paired;
+	size_t rounds;			/* paired: rounds used */
+	double base;			/* reference for percentages */
+	struct nsb_interval shift;	/* absolute, ns */
+	double pct, lo_pct, hi_pct;	/* shift and CI in % of base */
+	double p;
+	double mde_pct;			/* minimum detectable effect */
+	size_t n_needed;		/* per side (or rounds) for threshold */
+	enum nsb_verdict verdict;
+	/* unpaired */
+	struct nsb_mwu mwu;
+	struct nsb_interval hl, ratio;
+	/* paired */
+	struct nsb_signrank wsr;
+	struct nsb_interval dmed, walsh;	/* median of diffs; Walsh */
+	char note[160];
+};
+
+struct nsb_row {
+	const char *name;
+	struct nsb_series *a, *b;
+	struct nsb_summary sa, sb;
+	struct nsb_effect e;
+	double p_holm;
+	bool has_aa;
+	struct nsb_effect aa;		/* base vs the A/A side */
+};
+
+struct nsb_cmp_opts {
+	double threshold;	/* percent */
+	unsigned long seed;	/* bootstrap */
+	size_t reps;		/* bootstrap resamples */
+	bool unpaired;		/* ignore rounds */
+	bool strict;		/* one-sided benchmarks are errors */
+};
+
+struct nsb_comparison {
+	struct nsb_cmp_opts o;
+	struct nsb_side base, patched, aa;
+	struct nsb_row *rows;
+	size_t n;
+	size_t count[NSB_ERROR + 1];
+	size_t holm_kept;	/* slower/faster rows with Holm p < alpha */
+	char **argv;		/* the command line, for "reproduce" */
+	int argc;
+};
+
+/*
+ * Command-line front end shared by compare/report/plot: parses the common
+ * options (extra ones via the callback, which returns 0 if it took the
+ * option, 1 if unknown, 2 on error), then BASE... -- PATCHED..., loads and
+ * compares.  Returns 0, or 2 after printing why.
+ */
+struct option;
+int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
+		     const struct option *extra, const char *extra_short,
+		     int (*opt)(int key, const char *arg, void *data),
+		     void *data, void (*usage)(FILE *f));
+void nsb_comparison_free(struct nsb_comparison *c);
+
+/* Common option lines for --help texts. */
+extern const char nsb_compare_opts_help[];
+
+/* Value in the row's unit ("1.234 us", "150012 insn"). */
+void nsb_fmt_value(char *buf, size_t len, double v, bool icount);
+void nsb_fmt_p(char *buf, size_t len, double p);
+/* Prints words of text wrapped at 72 columns, each line after indent. */
+void nsb_wrap(FILE *f, const char *indent, const char *text);
+
+/* Output of compare; also used by report. */
+void nsb_print_text(FILE *f, const struct nsb_comparison *c);
+void nsb_print_markdown(FILE *f, const struct nsb_comparison *c);
+json_t *nsb_compare_json(const struct nsb_comparison *c);
+/* Exit status for a CI gate: 1 if any row is slower, else 0. */
+int nsb_compare_status(const struct nsb_comparison *c);
+
+#endif /* NSB_COMPARE_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * samples.h — samples from results files, pooled by benchmark name.
+ *
+ * Reads nsbench / Google Benchmark JSON (results/README.md: one sample per
+ * run_type "iteration" entry, aggregates ignored, skips and errors counted
+ * apart) and hyperfine's --export-json output (one sample per run, from
+ * "times" in seconds).  Values are converted to ns.  Each sample keeps the
+ * A/B round it was measured in ("round/seed" from the file's context) so
+ * the comparison can pair sides by round.
+ */
+#ifndef NSB_SAMPLES_H
+#define NSB_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* One benchmark on one side. */
+struct nsb_series {
+	char *name;
+	double *v;		/* ns (or guest instructions in icount mode) */
+	char **round;		/* per sample "round/seed", or NULL */
+	size_t n, cap;
+	size_t skipped, errors;	/* entries that are not samples */
+	char *why;		/* first skip or error message */
+	const char *file;	/* first file it came from */
+};
+
+struct nsb_side {
+	const char *label;	/* "base", "patched", "A/A" */
+	struct nsb_series *s;
+	size_t n, cap;
+	const char **files;	/* as given on the command line */
+	json_t **ctx;		/* each file's context, or NULL (hyperfine) */
+	size_t nfiles;
+	const char *unit;	/* meaning of "ns": wall-clock or guest insn */
+	const char *unit_file;	/* the file that set it */
+	bool icount;
+};
+
+/* Values of the metric: Google Benchmark's "real_time" or "cpu_time". */
+extern const char *nsb_metric;
+
+#define NSB_UNIT_WALL	"wall-clock ns"
+#define NSB_UNIT_ICOUNT	"virtual ns = guest instructions"
+
+void nsb_side_init(struct nsb_side *side, const char *label);
+/* Adds a file's samples; on bad input prints "file: why" and returns -1. */
+int nsb_side_load(struct nsb_side *side, const char *path);
+void nsb_side_free(struct nsb_side *side);
+struct nsb_series *nsb_side_find(const struct nsb_side *side,
+				 const char *name);
+/* A context value of the side's first file that has it, or NULL. */
+const char *nsb_side_ctx(const struct nsb_side *side, const char *key);
+
+#endif /* NSB_SAMPLES_H */
