@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fixture.c — every scenario fixture proves its own claim on the
+ * running kernel: userns depth (NS_GET_PARENT walk), the mount's owner and
+ * foreignness (mount namespace inodes, mount ids), mount flags, and that a
+ * setuid-root or file-caps binary elevates exactly where the kernel's
+ * mnt_may_suid() says it should and a device node opens exactly where
+ * may_open_dev() allows.  nsb_worker_start() runs those checks; this
+ * test sweeps the scenarios and then exercises each operation once.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/tap.h"
+#include "workloads/fixture.h"
+
+static const int depths[] = { 0, 1, 2, 4, 8, 16, 32 };
+
+static const char *scn_name(const struct nsb_scn *s)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "depth %d owner %s%s%s%s%s nipc %d",
+		 s->depth, nsb_owner_name(s->owner),
+		 s->nosuid ? " nosuid" : "", s->nodev ? " nodev" : "",
+		 s->unpriv ? " uid1000" : "", s->newpid ? " newpid" : "",
+		 s->nipc);
+	return buf;
+}
+
+/* Starts the scenario; a skip (kernel refuses) is reported as such. */
+static bool start(struct nsb_worker *w, const struct nsb_scn *s)
+{
+	if (!nsb_worker_start(w, s)) {
+		ok(1, "fixture holds: %s", scn_name(s));
+		return true;
+	}
+	if (w->skip)
+		skip(1, "%s: %s", scn_name(s), w->err);
+	else
+		ok(0, "fixture holds: %s: %s", scn_name(s), w->err);
+	return false;
+}
+
+static bool needs_depth(enum nsb_owner o, int depth)
+{
+	return o == NSB_OWNER_PARENT && depth == 0;
+}
+
+static void sweep_owners_and_depths(void)
+{
+	struct nsb_worker w;
+	size_t i;
+	int o, nosuid;
+
+	for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
+		for (o = 0; o < NSB_OWNER_COUNT; o++)
+			for (nosuid = 0; nosuid <= 1; nosuid++) {
+				struct nsb_scn s = {
+					.depth = depths[i], .owner = o,
+					.nosuid = nosuid, .unpriv = true,
+				};
+
+				if (needs_depth(o, s.depth))
+					continue;
+				if (!start(&w, &s))
+					continue;
+				is_int(nsb_worker_call(&w, nsb_op_stat,
+						       NSB_MAX_TREE, 1), 0,
+				       "stat of a %d-deep path", NSB_MAX_TREE);
+				nsb_worker_stop(&w);
+			}
+}
+
+static void sweep_nodev(void)
+{
+	struct nsb_worker w;
+	int o;
+
+	for (o = 0; o < NSB_OWNER_COUNT; o++) {
+		struct nsb_scn s = { .depth = 2, .owner = o, .nodev = true };
+		struct nsb_scn d0 = { .depth = 0, .owner = o, .nodev = true };
+
+		if (start(&w, &s))
+			nsb_worker_stop(&w);
+		if (!needs_depth(o, 0) && start(&w, &d0))
+			nsb_worker_stop(&w);
+	}
+}
+
+static void check_operations(int depth)
+{
+	struct nsb_scn s = { .depth = depth, .owner = NSB_OWNER_SELF,
+			     .nipc = 16, .newpid = true };
+	struct nsb_worker w;
+	int m, r;
+
+	if (!start(&w, &s))
+		return;
+	for (m = 0; m < NSB_EXEC_COUNT; m++)
+		is_int(nsb_worker_call(&w, nsb_op_exec,
+				       NSB_FILE_BIN | m << 8, 3),
+		       NSB_TRUE_EUID0 | NSB_TRUE_NET_RAW,
+		       "depth %d: exec method %d runs nsb-true as root", depth,
+		       m);
+	is_int(nsb_worker_call(&w, nsb_op_open, NSB_FILE_REGULAR, 3), 0,
+	       "depth %d: open+close of a regular file", depth);
+	for (m = 0; m < NSB_FS_COUNT; m++) {
+		r = nsb_worker_call(&w, nsb_op_mount, m, 2);
+		if (r == -EPERM && m == NSB_FS_PROC)
+			skip(1, "depth %d: mount proc: %s", depth,
+			     strerror(-r));
+		else
+			is_int(r, 0, "depth %d: mount+umount %s", depth,
+			       nsb_fs_name(m));
+	}
+	is_int(nsb_worker_call(&w, nsb_op_xattr, 0, 2), 0,
+	       "depth %d: setxattr user.*", depth);
+	is_int(nsb_worker_call(&w, nsb_op_xattr, NSB_XATTR_GET, 2), 0,
+	       "depth %d: getxattr user.*", depth);
+	r = nsb_worker_call(&w, nsb_op_xattr, NSB_XATTR_SECURITY, 2);
+	ok(r == 0 || r == -EPERM || r == -EOPNOTSUPP,
+	   "depth %d: setxattr security.* is allowed or refused (%d)", depth,
+	   r);
+	nsb_worker_stop(&w);
+}
+
+static void check_cache(void)
+{
+	struct nsb_scn s = { .depth = 1, .owner = NSB_OWNER_INIT };
+	struct nsb_worker *a, *b;
+	const char *why = NULL;
+	bool sk = false;
+
+	a = nsb_worker_get(&s, &why, &sk);
+	b = nsb_worker_get(&s, &why, &sk);
+	ok(a && a == b && a->pid > 0, "the cache hands back the same worker");
+	s.depth = 2;
+	b = nsb_worker_get(&s, &why, &sk);
+	ok(b && b->scn.depth == 2, "another scenario replaces it");
+	nsb_worker_put_all();
+}
+
+int main(void)
+{
+	plan_no_plan();
+	if (geteuid() != 0) {
+		skip(1, "fixtures need root (CI runs as root)");
+		return done_testing();
+	}
+	sweep_owners_and_depths();
+	sweep_nodev();
+	check_operations(0);
+	check_operations(3);
+	check_cache();
+	return done_testing();
+}

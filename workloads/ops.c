@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ops.c — the operations a worker runs n times on request: the bodies of
+ * the sys/ benchmarks.  Each returns the result of its last iteration
+ * (an exit status, 0, or -errno), so the caller can check that the kernel
+ * did what the scenario claims without a branch per iteration.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "workloads/fixture.h"
+
+extern char **environ;
+
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -ECHILD;
+}
+
+static int exec_once(struct nsb_env *env, const char *name,
+		     enum nsb_exec_method how)
+{
+	char *argv[] = { (char *)name, NULL };
+	pid_t pid;
+	int r;
+
+	switch (how) {
+	case NSB_EXEC_SPAWN:
+		/* The scenario directory is the worker's cwd. */
+		r = posix_spawn(&pid, name, NULL, NULL, argv, environ);
+		if (r)
+			return -r;
+		break;
+	case NSB_EXEC_VFORK:
+		pid = vfork();
+		if (!pid) {
+			syscall(SYS_execveat, env->dirfd, name, argv, environ, 0);
+			_exit(127);
+		}
+		break;
+	default:
+		pid = fork();
+		if (!pid) {
+			syscall(SYS_execveat, env->dirfd, name, argv, environ, 0);
+			_exit(127);
+		}
+		break;
+	}
+	if (pid < 0)
+		return -errno;
+	return wait_status(pid);
+}
+
+int nsb_op_exec(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *name = nsb_file_name(arg & 0xff);
+	enum nsb_exec_method how = arg >> 8;
+	int r = 0;
+
+	while (n-- > 0)
+		r = exec_once(env, name, how);
+	return r;
+}
+
+int nsb_op_open(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *name = nsb_file_name(arg);
+	int r = 0, fd;
+
+	while (n-- > 0) {
+		fd = openat(env->dirfd, name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			continue;
+		}
+		close(fd);
+		r = 0;
+	}
+	return r;
+}
+
+int nsb_op_stat(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *path = env->deep[arg < 0 || arg > NSB_MAX_TREE ? 0 : arg];
+	struct stat st;
+	int r = 0;
+
+	while (n-- > 0)
+		r = fstatat(env->dirfd, path, &st, 0) ? -errno : 0;
+	return r;
+}
+
+static const char *const fstypes[NSB_FS_COUNT] = {
+	[NSB_FS_TMPFS] = "tmpfs",
+	[NSB_FS_PROC] = "proc",
+	[NSB_FS_MQUEUE] = "mqueue",
+};
+
+const char *nsb_fs_name(enum nsb_fstype t)
+{
+	return t < NSB_FS_COUNT ? fstypes[t] : "?";
+}
+
+int nsb_op_mount(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *type = nsb_fs_name(arg);
+	int r = 0;
+
+	while (n-- > 0) {
+		if (mount("nsb", env->mntpoint, type, MS_NOSUID | MS_NODEV |
+			  MS_NOEXEC, NULL))
+			return -errno;
+		if (umount2(env->mntpoint, 0))
+			return -errno;
+	}
+	return r;
+}
+
+int nsb_op_xattr(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *name = arg & NSB_XATTR_SECURITY ? "security.nsbench" :
+						      "user.nsbench";
+	char buf[16] = "0123456789abcde";
+	int r = 0;
+
+	while (n-- > 0) {
+		if (arg & NSB_XATTR_GET)
+			r = fgetxattr(env->rwfd, name, buf, sizeof(buf)) < 0 ?
+			    -errno : 0;
+		else
+			r = fsetxattr(env->rwfd, name, buf, sizeof(buf), 0) ?
+			    -errno : 0;
+	}
+	return r;
+}
