@@ -17,7 +17,7 @@
 
 #include "tests/tap.h"
 
-static char bench[512], dir[64] = "/tmp/nsb-test-cli-XXXXXX";
+static char bench[512], nsbench[512], dir[64] = "/tmp/nsb-test-cli-XXXXXX";
 
 /* Runs the bench with args (a shell word list); returns its exit code. */
 static int run(const char *args, const char *stderr_file)
@@ -50,6 +50,28 @@ static const char *ctx_str(json_t *root, const char *key)
 	const char *v = json_string_value(
 		json_object_get(json_object_get(root, "context"), key));
 	return v ? v : "(missing)";
+}
+
+/* `nsbench summary` reads what nsbench-bench wrote, refuses junk. */
+static void test_summary(const char *results)
+{
+	char cmd[1024], log[128], junk[128];
+	FILE *f;
+
+	snprintf(log, sizeof(log), "%s/summary.txt", dir);
+	snprintf(cmd, sizeof(cmd), "%s summary %s >%s 2>&1", nsbench, results,
+		 log);
+	is_int(WEXITSTATUS(system(cmd)), 0, "nsbench summary reads the results");
+	ok(file_contains(log, "models/shim") &&
+	   file_contains(log, "c/for_each_iteration"),
+	   "and tabulates the family and its variants");
+	snprintf(junk, sizeof(junk), "%s/junk.json", dir);
+	f = fopen(junk, "w");
+	fputs("{\"context\": {}, \"benchmarks\": [", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s summary %s >%s 2>&1", nsbench, junk, log);
+	is_int(WEXITSTATUS(system(cmd)), 2, "truncated JSON exits 2");
+	ok(file_contains(log, "junk.json:"), "naming the file");
 }
 
 static void test_results_file(void)
@@ -98,6 +120,7 @@ static void test_results_file(void)
 	json_decref(root);
 	snprintf(partial, sizeof(partial), "%s.partial", out);
 	ok(access(partial, F_OK) != 0, "no partial file left behind");
+	test_summary(out);
 }
 
 static void test_bad_flags(void)
@@ -166,6 +189,7 @@ int main(void)
 	plan_no_plan();
 	snprintf(bench, sizeof(bench), "%s/bench/nsbench-bench",
 		 build ? build : "build");
+	snprintf(nsbench, sizeof(nsbench), "%s/nsbench", build ? build : "build");
 	if (!mkdtemp(dir) || access(bench, X_OK)) {
 		ok(0, "%s exists (set NSB_BUILD)", bench);
 		return done_testing();
