@@ -62,6 +62,9 @@ TEST_PROGS :=
 TEST_SCRIPTS :=
 SLOW_TESTS :=
 
+# Keep objects make would treat as intermediate (test_*.o): no relinks.
+.SECONDARY:
+
 .PHONY: all
 all: deps-check build-all
 
