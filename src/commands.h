@@ -9,3 +9,4 @@
 NSB_CMD(context, "print the provenance context of this machine as JSON")
 NSB_CMD(compare, "compare results: BASE... -- PATCHED... (tests, CIs, verdicts)")
 NSB_CMD(summary, "one run's results as a table per benchmark family")
+NSB_CMD(report, "posting-ready report (72-col text or Markdown) of a comparison")

@@ -605,10 +605,11 @@ static size_t common_prefix(const struct nsb_comparison *c)
 	return len;
 }
 
-void nsb_wrap(FILE *f, const char *indent, const char *text)
+void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
+		   const char *text)
 {
-	size_t col = 0, ind = strlen(indent);
-	const char *p = text;
+	const char *p = text, *pre = first;
+	size_t col = 0;
 
 	while (*p) {
 		size_t w = strcspn(p, " ");
@@ -618,8 +619,9 @@ void nsb_wrap(FILE *f, const char *indent, const char *text)
 			col = 0;
 		}
 		if (!col) {
-			fputs(indent, f);
-			col = ind;
+			fputs(pre, f);
+			col = strlen(pre);
+			pre = rest;
 		} else {
 			fputc(' ', f);
 			col++;
@@ -631,6 +633,11 @@ void nsb_wrap(FILE *f, const char *indent, const char *text)
 	}
 	if (col)
 		fputc('\n', f);
+}
+
+void nsb_wrap(FILE *f, const char *indent, const char *text)
+{
+	nsb_wrap_hang(f, indent, indent, text);
 }
 
 static void text_name(FILE *f, const struct nsb_row *r, size_t skip)

@@ -93,6 +93,9 @@ void nsb_fmt_value(char *buf, size_t len, double v, bool icount);
 void nsb_fmt_p(char *buf, size_t len, double p);
 /* Prints words of text wrapped at 72 columns, each line after indent. */
 void nsb_wrap(FILE *f, const char *indent, const char *text);
+/* The same, with first before the first line and rest before the others. */
+void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
+		   const char *text);
 
 /* Output of compare; also used by report. */
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);

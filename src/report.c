@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c — `nsbench report BASE... -- PATCHED...`: the comparison as a
+ * reviewer pastes it into an LKML reply (plain text, at most 72 columns)
+ * or a web review (--markdown), followed by the provenance of both sides
+ * and the commands that reproduce it.  A number without its kernel,
+ * config, mode and host is not a result.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/compare.h"
+#include "src/nsbench.h"
+
+struct report_opts {
+	bool markdown;
+	const char *out;
+};
+
+/* Distinct values of a context key over a side's files, "a, b". */
+static void ctx_values(const struct nsb_side *s, const char *key,
+		       char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	*buf = 0;
+	for (i = 0; i < s->nfiles; i++) {
+		const char *v = nsb_json_str(s->ctx[i], key);
+
+		if (!v || strstr(buf, v))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", v);
+		if (used >= len)
+			break;
+	}
+	if (!*buf)
+		snprintf(buf, len, "unknown");
+}
+
+static size_t ctx_count(const struct nsb_side *s, const char *key)
+{
+	char buf[1024], *p;
+	size_t n = 1;
+
+	ctx_values(s, key, buf, sizeof(buf));
+	if (!strcmp(buf, "unknown"))
+		return 0;
+	for (p = buf; (p = strstr(p, ", ")); p += 2)
+		n++;
+	return n;
+}
+
+/* "key: value", wrapped under the value, text or Markdown list item. */
+static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
+{
+	char val[1024], line[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	if (md) {
+		fprintf(f, "- **%s**: %s\n", key, val);
+		return;
+	}
+	snprintf(line, sizeof(line), "  %-10s", key);
+	nsb_wrap_hang(f, line, "            ", val);
+}
+
+static void side_fields(FILE *f, bool md, const struct nsb_side *s)
+{
+	char rel[256], ver[256], series[256], hash[512];
+
+	ctx_values(s, "kernel_release", rel, sizeof(rel));
+	ctx_values(s, "kernel_version", ver, sizeof(ver));
+	ctx_values(s, "patch_series", series, sizeof(series));
+	ctx_values(s, "kernel_config_hash", hash, sizeof(hash));
+	/* 16 hex digits identify a config as well as git's short ids do */
+	if (!md && !strncmp(hash, "sha256:", 7) && strlen(hash) > 23)
+		strcpy(hash + 23, "...");
+	field(f, md, s->label, "kernel %s (%s), series %s, config %s", rel,
+	      ver, series, hash);
+}
+
+/* Samples per benchmark, as "5" or "5-8". */
+static void sample_range(const struct nsb_comparison *c, char *buf,
+			 size_t len)
+{
+	size_t i, lo = (size_t)-1, hi = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct nsb_row *r = &c->rows[i];
+		size_t n[2] = { r->a->n, r->b->n };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			if (n[k] < lo)
+				lo = n[k];
+			if (n[k] > hi)
+				hi = n[k];
+		}
+	}
+	if (lo == hi)
+		snprintf(buf, len, "%zu", lo);
+	else
+		snprintf(buf, len, "%zu-%zu", lo, hi);
+}
+
+static void mode_field(FILE *f, bool md, const struct nsb_comparison *c)
+{
+	char mode[256];
+
+	ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
+	if (c->base.icount) {
+		field(f, md, "mode", "%s: times are guest instructions. Under "
+		      "QEMU -icount shift=0,sleep=off -smp 1 one virtual ns is "
+		      "one retired guest instruction, kernel included, so "
+		      "\"insn\" counts instructions per operation; small "
+		      "costs on the open path read ~5%% high, treat them as "
+		      "instruction counts, not exact", mode);
+		return;
+	}
+	field(f, md, "mode", "%s (%s, metric %s)", mode, c->base.unit,
+	      nsb_metric);
+}
+
+static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
+{
+	const struct nsb_side *s[2] = { &c->base, &c->patched };
+	char host[256], cpu[256], ver[256], ver2[256], bt[64], reps[32];
+	char runs[2][96];
+	int k;
+
+	ctx_values(&c->base, "host_name", host, sizeof(host));
+	ctx_values(&c->base, "cpu_model", cpu, sizeof(cpu));
+	field(f, md, "host", "%s, %s, %lld CPUs", host, cpu,
+	      (long long)json_integer_value(json_object_get(c->base.ctx[0],
+							    "num_cpus")));
+	ctx_values(s[0], "nsbench_version", ver, sizeof(ver));
+	ctx_values(s[1], "nsbench_version", ver2, sizeof(ver2));
+	field(f, md, "nsbench", "base results by %s, patched by %s, "
+	      "this report by %s", ver, ver2, nsb_version());
+	sample_range(c, reps, sizeof(reps));
+	for (k = 0; k < 2; k++) {
+		size_t boots = ctx_count(s[k], "nsbench_boot");
+		size_t rounds = ctx_count(s[k], "nsbench_round");
+
+		snprintf(runs[k], sizeof(runs[k]), "%s %zu file(s)",
+			 k ? "patched" : "base", s[k]->nfiles);
+		if (boots || rounds)
+			snprintf(runs[k] + strlen(runs[k]), sizeof(runs[k]) -
+				 strlen(runs[k]), ", %zu boot(s), %zu "
+				 "round(s)", boots, rounds);
+	}
+	field(f, md, "runs", "%s; %s; %s samples (repetitions) per "
+	      "benchmark and side", runs[0], runs[1], reps);
+	ctx_values(&c->base, "library_build_type", bt, sizeof(bt));
+	if (!strcmp(bt, "debug"))
+		field(f, md, "note", "Debian's libbenchmark 1.7.1 reports a "
+		      "debug build; its timing loop is inline in the header, "
+		      "so per-iteration costs are not distorted");
+}
+
+/* A shell command, wrapped with backslashes at 72 columns. */
+static void print_cmd(FILE *f, const char *ind, const char *cmd)
+{
+	size_t col = 0;
+
+	while (*cmd) {
+		size_t w = strcspn(cmd, " ");
+
+		if (col && col + 1 + w + 2 > 72) {
+			fputs(" \\\n", f);
+			col = 0;
+		}
+		if (!col) {
+			fputs(ind, f);
+			col = strlen(ind);
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(cmd, 1, w, f);
+		col += w;
+		cmd += w;
+		cmd += strspn(cmd, " ");
+		ind = "    ";
+	}
+	fputc('\n', f);
+}
+
+/* The command line, shell-quoted where needed. */
+static void print_argv(FILE *f, const char *ind, int argc, char **argv)
+{
+	char buf[4096] = "nsbench";
+	size_t used = strlen(buf);
+	int i;
+
+	for (i = 0; i < argc && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+			strpbrk(argv[i], " \t'\"$*?&;|<>()") ? " '%s'" :
+			" %s", argv[i]);
+	print_cmd(f, ind, buf);
+}
+
+static void measure_cmd(FILE *f, const char *ind, const struct nsb_side *s)
+{
+	char buf[1024];
+
+	const char *cmd = nsb_side_ctx(s, "nsbench_command");
+	const char *exe = nsb_side_ctx(s, "executable");
+
+	if (cmd) {
+		print_cmd(f, ind, cmd);
+		return;
+	}
+	if (!exe) {
+		fprintf(f, "%s(not recorded in %s)\n", ind, s->files[0]);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s --mode=%s --tier=%s --series=%s", exe,
+		 nsb_side_ctx(s, "nsbench_mode") ?: "native",
+		 nsb_side_ctx(s, "nsbench_tier") ?: "quick",
+		 nsb_side_ctx(s, "patch_series") ?: "none");
+	print_cmd(f, ind, buf);
+}
+
+static void reproduce(FILE *f, bool md, const struct nsb_comparison *c)
+{
+	const char *fence = md ? "```\n" : "";
+	const char *ind = md ? "" : "  ";
+
+	fprintf(f, md ? "\n### Reproduce\n\nThis report:\n\n" :
+		"\nReproduce\n  this report:\n");
+	fprintf(f, "%s", fence);
+	print_argv(f, ind, c->argc, c->argv);
+	fprintf(f, "%s", fence);
+	fprintf(f, md ? "\nThe measurement (reconstructed from the results' "
+		"context):\n\n" : "  the measurement (from the results' "
+		"context):\n");
+	fprintf(f, "%s", fence);
+	measure_cmd(f, ind, &c->base);
+	if (strcmp(nsb_side_ctx(&c->base, "patch_series") ?: "",
+		   nsb_side_ctx(&c->patched, "patch_series") ?: ""))
+		measure_cmd(f, ind, &c->patched);
+	fprintf(f, "%s", fence);
+}
+
+static void report(FILE *f, const struct nsb_comparison *c, bool md)
+{
+	char a[256], b[256], mode[64];
+
+	ctx_values(&c->base, "patch_series", a, sizeof(a));
+	ctx_values(&c->patched, "patch_series", b, sizeof(b));
+	ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
+	if (md)
+		fprintf(f, "## nsbench: patched (%s) vs base (%s), %s\n\n",
+			b, a, mode);
+	else
+		fprintf(f, "nsbench: patched (series %s) vs base (series %s),"
+			"\n%s mode, threshold %.1f%%\n\n", b, a, mode,
+			c->o.threshold);
+	if (md)
+		nsb_print_markdown(f, c);
+	else
+		nsb_print_text(f, c);
+	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");
+	side_fields(f, md, &c->base);
+	side_fields(f, md, &c->patched);
+	if (c->aa.nfiles)
+		side_fields(f, md, &c->aa);
+	mode_field(f, md, c);
+	run_fields(f, md, c);
+	reproduce(f, md, c);
+}
+
+static void report_usage(FILE *f)
+{
+	fprintf(f, "usage: nsbench report [options] BASE... -- PATCHED...\n"
+		"\n"
+		"The comparison as a posting-ready report: plain text of at "
+		"most 72\ncolumns for an LKML reply, or Markdown; then the "
+		"provenance of both\nsides and the commands that reproduce "
+		"it.\n\n"
+		"  --markdown        Markdown instead of plain text\n"
+		"  --out=FILE        write FILE (atomically) instead of "
+		"stdout\n"
+		"%s", nsb_compare_opts_help);
+}
+
+static int report_opt(int key, const char *arg, void *data)
+{
+	struct report_opts *o = data;
+
+	if (key == 'm')
+		o->markdown = true;
+	else if (key == 'o')
+		o->out = arg;
+	else
+		return 1;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "out", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro = { 0 };
+	struct nsb_comparison c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	ret = nsb_compare_main(&c, argc, argv, opts, NULL, report_opt, &ro,
+			       report_usage);
+	if (ret)
+		goto out;
+	f = ro.out ? open_memstream(&text, &len) : stdout;
+	if (!f) {
+		ret = 2;
+		goto out;
+	}
+	report(f, &c, ro.markdown);
+	if (ro.out) {
+		fclose(f);
+		if (nsb_write_file_atomic(ro.out, text, len))
+			ret = 2;
+	}
+	if (!ret)
+		ret = nsb_compare_status(&c);
+out:
+	free(text);
+	nsb_comparison_free(&c);
+	return ret == 3 ? 0 : ret;
+}
