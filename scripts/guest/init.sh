@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the nsbench guest (busybox sh).  Runs /plan, streams results to
+# the host on /dev/ttyS1 and ends with `reboot -f` (QEMU runs -no-reboot).
+#
+# Kernel command line (identical for both sides of a round):
+#   nsb.mode=icount|tcg|kvm  nsb.round=N  nsb.seed=N  [nsb.probe=1]
+# Side, boot index, series and config hash are not known here (the image
+# and command line are byte-identical between sides); the results carry
+# the placeholders @SIDE@ @BOOT@ @SERIES@ @CONFIG_HASH@ and the host fills
+# them in.
+#
+# Framing on ttyS1 (see scripts/guest/run-qemu.sh):
+#   @@NSB FILE name / ...json... / @@NSB EOF name
+#   @@NSB PROBE name value
+#   @@NSB STEP name status
+#   @@NSB DONE status
+
+set -u
+export PATH=/bin
+umask 022
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+
+NSB_MODE=unknown NSB_ROUND=0 NSB_SEED=0 NSB_PROBE=0
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	nsb.mode=*) NSB_MODE=${arg#*=} ;;
+	nsb.round=*) NSB_ROUND=${arg#*=} ;;
+	nsb.seed=*) NSB_SEED=${arg#*=} ;;
+	nsb.probe=*) NSB_PROBE=${arg#*=} ;;
+	esac
+done
+# Strip the zero padding that keeps the command line's length fixed.
+NSB_SEED=$(echo "$NSB_SEED" | sed 's/^0*\(.\)/\1/')
+NSB_ROUND=$(echo "$NSB_ROUND" | sed 's/^0*\(.\)/\1/')
+
+RES=/dev/ttyS1
+stty -F "$RES" raw -echo 2>/dev/null
+
+msg() {
+	echo "@@NSB $*" >"$RES"
+	echo "@@NSB $*"
+}
+
+finish() {
+	sync
+	msg "DONE $1"
+	reboot -f
+	sleep 10
+}
+
+if [ "$NSB_PROBE" = 1 ]; then
+	finish 0
+fi
+
+# Measure without address-space randomisation (also norandmaps on the
+# command line); the context records it.
+echo 0 >/proc/sys/kernel/randomize_va_space
+NSB_ASLR=$(cat /proc/sys/kernel/randomize_va_space)
+
+# perturb SEED: seed-dependent guest state, shared by both sides of a
+# round: sleeping processes, tmpfs files, and an environment pad that
+# moves the benchmark's stack.  A deterministic guest can lock onto one of
+# several levels; varying this per round and pairing per round averages
+# the levels out (DESIGN.md, "Determinism in icount mode").
+perturb() {
+	local s=$1 i n
+	n=$((s % 13))
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		sleep 1000000 &
+		i=$((i + 1))
+	done
+	mkdir -p /tmp/perturb
+	n=$(((s / 13) % 29))
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		echo "$s $i" >/tmp/perturb/f$i
+		i=$((i + 1))
+	done
+	NSB_PAD=$(printf '%*s' $(((s / 377) % 64)) '' | tr ' ' x)
+	export NSB_PAD
+	msg "PROBE perturb sleepers=$((s % 13)) files=$(((s / 13) % 29)) pad=$(((s / 377) % 64))"
+}
+
+# send NAME FILE: stream a results file to the host.
+send() {
+	msg "FILE $1"
+	cat "$2" >"$RES"
+	echo >"$RES"
+	msg "EOF $1"
+}
+
+ctx_flags() {
+	echo "--mode=$NSB_MODE --round=$NSB_ROUND --seed=$NSB_SEED" \
+		"--boot=@BOOT@ --side=@SIDE@ --series=@SERIES@" \
+		"--config-hash=@CONFIG_HASH@"
+}
+
+# --- plan vocabulary -----------------------------------------------------
+
+# bench LABEL FILTER...: one nsbench-bench run over the filters (joined
+# with '|'), one results JSON.  Extra flags: BENCH_ARGS.
+bench() {
+	local label=$1 filter out rc
+	shift
+	filter=$(echo "$*" | tr ' ' '|')
+	out=/tmp/$label.json
+	if [ ! -x /bin/nsbench-bench ]; then
+		msg "STEP $label skipped:no-nsbench-bench"
+		return 0
+	fi
+	# shellcheck disable=SC2046
+	/bin/nsbench-bench $(ctx_flags) --label="$label" --out="$out" \
+		--benchmark_filter="$filter" ${BENCH_ARGS:-} >/tmp/$label.log 2>&1
+	rc=$?
+	tail -n 5 /tmp/$label.log
+	[ -f "$out" ] && send "$label.json" "$out"
+	msg "STEP $label $rc"
+}
+
+# forkexec LABEL REPS ITERS: the pipeline's own fork+exec workload.
+forkexec() {
+	local rc
+	NSB_CTX_mode=$NSB_MODE NSB_CTX_round=$NSB_ROUND NSB_CTX_seed=$NSB_SEED \
+	NSB_CTX_boot=@BOOT@ NSB_CTX_side=@SIDE@ NSB_CTX_series=@SERIES@ \
+	NSB_CTX_label=$1 NSB_CTX_aslr=$NSB_ASLR \
+	NSB_CTX_config_hash=@CONFIG_HASH@ \
+	NSB_UNIT=$([ "$NSB_MODE" = icount ] && echo 'virtual ns = guest instructions' || echo 'wall-clock ns') \
+		nsb-guest forkexec "$2" "$3" "guest/forkexec" >/tmp/$1.json
+	rc=$?
+	[ "$rc" = 0 ] && send "$1.json" "/tmp/$1.json"
+	msg "STEP $1 $rc"
+}
+
+# check NAME 0|1: set a userns_checks switch; on a kernel without the
+# toggles series the step is reported and the plan goes on.
+check() {
+	if sysctl -w "kernel.userns_checks.$1=$2" >/dev/null 2>&1; then
+		msg "PROBE check.$1 $2"
+	else
+		msg "PROBE check.$1 unavailable"
+	fi
+}
+
+# probe NAME CMD...: run CMD, report its output (one line) as NAME.
+probe() {
+	local name=$1 out
+	shift
+	out=$("$@" 2>&1 | tr '\n' ' ')
+	msg "PROBE $name ${out:-<none>}"
+}
+
+# suid_foreign: exec a setuid-root binary, as uid 2000, from a tmpfs owned
+# by another user namespace (entered through its mount namespace).  Prints
+# the resulting euid: 2000 = not elevated (mnt_may_suid check on),
+# 0 = elevated (check off).
+suid_foreign() {
+	local pid i
+	rm -f /tmp/userns-ready
+	unshare -U -m -r --propagation private sh -c '
+		mkdir -p /mnt/u && mount -t tmpfs u /mnt/u &&
+		cp /bin/nsb-guest /mnt/u/suid && chmod 4755 /mnt/u/suid &&
+		touch /tmp/userns-ready && exec sleep 1000000' &
+	pid=$!
+	i=0
+	while [ ! -f /tmp/userns-ready ] && [ "$i" -lt 100 ]; do
+		usleep 50000
+		i=$((i + 1))
+	done
+	nsenter -t "$pid" -m nsb-guest runas 2000 /mnt/u/suid euid
+	kill "$pid"
+}
+
+# --- run the plan --------------------------------------------------------
+
+msg "INIT mode=$NSB_MODE round=$NSB_ROUND seed=$NSB_SEED aslr=$NSB_ASLR kernel=$(uname -r)"
+perturb "$NSB_SEED"
+# shellcheck disable=SC1091
+. /plan
+finish 0

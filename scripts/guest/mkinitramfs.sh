@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/guest/mkinitramfs.sh --plan FILE --out FILE [--bench BIN]
+#                              [--guest BIN]
+#
+# Builds the guest's initramfs (uncompressed newc cpio: nothing to
+# decompress in a TCG guest): busybox-static with every applet linked,
+# nsb-guest (static), nsbench-bench with the libraries ldd resolves and the
+# dynamic loader, /init and the plan.  Reproducible: sorted entries,
+# mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
+# byte-identical images (sha256 printed on stderr).
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/kernel/lib.sh
+. "$top/scripts/kernel/lib.sh"
+
+plan=
+out=
+bench=
+guest=
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--plan) plan=$2; shift ;;
+	--out) out=$2; shift ;;
+	--bench) bench=$2; shift ;;
+	--guest) guest=$2; shift ;;
+	-h|--help) sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift
+done
+[ -n "$plan" ] && [ -r "$plan" ] || die "--plan FILE is required and readable"
+[ -n "$out" ] || die "--out FILE is required"
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	[ -x /bin/busybox ] || die "busybox must be static (busybox-static)"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# copy_bin BIN: BIN into /bin, its libraries under their own paths.
+copy_bin() {
+	local bin=$1 lib
+	cp -L "$bin" "$stage/bin/"
+	ldd "$bin" 2>/dev/null | awk '/=> \//{ print $3 } /^\t\//{ print $1 }' |
+	while read -r lib; do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,root,etc}
+cp -L "$busybox" "$stage/bin/busybox"
+for a in $("$busybox" --list); do
+	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
+done
+
+if [ -z "$guest" ]; then
+	guest=$NSB_CACHE/guest/nsb-guest
+	mkdir -p "$(dirname "$guest")"
+	if [ ! -x "$guest" ] || [ "$here/nsb-guest.c" -nt "$guest" ]; then
+		gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$guest.tmp" \
+			"$here/nsb-guest.c" || die "cannot build nsb-guest"
+		mv "$guest.tmp" "$guest"
+	fi
+fi
+cp "$guest" "$stage/bin/nsb-guest"
+
+if [ -n "$bench" ]; then
+	[ -x "$bench" ] || die "--bench '$bench' is not executable"
+	copy_bin "$bench"
+fi
+
+cp "$here/init.sh" "$stage/init"
+cp "$plan" "$stage/plan"
+chmod 755 "$stage/init" "$stage/bin/nsb-guest"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$stage/etc/passwd"
+echo 'root:x:0:' >"$stage/etc/group"
+# The kernel opens /dev/console before /init runs.
+mknod -m 600 "$stage/dev/console" c 5 1
+
+find "$stage" -exec touch -h -d @0 {} +
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio --quiet -o -H newc --reproducible -R 0:0) >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "initramfs $out: $(du -k "$out" | cut -f1) KiB sha256:$(sha256sum "$out" | cut -c1-16)" >&2

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nsb-guest — the pipeline's own small, static guest tool.
+ *
+ *   nsb-guest true                    exit 0 (the exec target)
+ *   nsb-guest euid                    print the effective uid
+ *   nsb-guest runas UID PROG [ARG]... drop to UID/GID and exec PROG
+ *   nsb-guest forkexec REPS ITERS LABEL
+ *       time ITERS fork+exec of "nsb-guest true" per repetition with
+ *       CLOCK_MONOTONIC and print a results JSON (Google Benchmark
+ *       schema, one iteration entry per repetition) on stdout.  The
+ *       context holds nsbench_* values from NSB_CTX_* variables.
+ *
+ * It lets the pipeline test itself before, and independently of, the
+ * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *self = "/bin/nsb-guest";
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int run_true(void)
+{
+	char *argv[] = { (char *)self, "true", NULL };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execve(self, argv, environ);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+/* print_ctx: every NSB_CTX_<key>=<value> becomes "nsbench_<key>": value. */
+static void print_ctx(void)
+{
+	char **e;
+
+	for (e = environ; *e; e++) {
+		const char *eq;
+
+		if (strncmp(*e, "NSB_CTX_", 8))
+			continue;
+		eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		printf("    \"%.*s\": \"%s\",\n", (int)(eq - *e - 8), *e + 8,
+		       eq + 1);
+	}
+}
+
+static int forkexec(int reps, long iters, const char *label)
+{
+	int r;
+
+	if (run_true())		/* untimed warm-up */
+		goto fail;
+	printf("{\n  \"context\": {\n");
+	print_ctx();
+	printf("    \"executable\": \"%s\",\n", self);
+	printf("    \"nsbench_time_unit_meaning\": \"%s\",\n",
+	       getenv("NSB_UNIT") ? getenv("NSB_UNIT") : "ns");
+	printf("    \"nsbench_complete\": \"true\"\n  },\n");
+	printf("  \"benchmarks\": [\n");
+	for (r = 0; r < reps; r++) {
+		long long t0, t1;
+		long i;
+
+		t0 = now_ns();
+		for (i = 0; i < iters; i++)
+			if (run_true())
+				goto fail;
+		t1 = now_ns();
+		printf("    {\"name\": \"%s\", \"run_name\": \"%s\", "
+		       "\"run_type\": \"iteration\", \"repetitions\": %d, "
+		       "\"repetition_index\": %d, \"threads\": 1, "
+		       "\"iterations\": %ld, \"real_time\": %.3f, "
+		       "\"cpu_time\": %.3f, \"time_unit\": \"ns\"}%s\n",
+		       label, label, reps, r, iters,
+		       (double)(t1 - t0) / iters, (double)(t1 - t0) / iters,
+		       r + 1 < reps ? "," : "");
+	}
+	printf("  ]\n}\n");
+	return 0;
+fail:
+	fprintf(stderr, "nsb-guest: fork+exec of %s failed: %s\n", self,
+		strerror(errno));
+	return 1;
+}
+
+static int runas(const char *uid_str, char **argv)
+{
+	uid_t id = (uid_t)strtoul(uid_str, NULL, 10);
+
+	if (setgroups(0, NULL) || setresgid(id, id, id) ||
+	    setresuid(id, id, id)) {
+		perror("nsb-guest: runas");
+		return 1;
+	}
+	execv(argv[0], argv);
+	fprintf(stderr, "nsb-guest: exec %s: %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
+int main(int argc, char **argv)
+{
+	if (getenv("NSB_GUEST_SELF"))
+		self = getenv("NSB_GUEST_SELF");
+	if (argc >= 2 && !strcmp(argv[1], "true"))
+		return 0;
+	if (argc >= 2 && !strcmp(argv[1], "euid")) {
+		printf("%u\n", (unsigned int)geteuid());
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "runas"))
+		return runas(argv[2], argv + 3);
+	if (argc == 5 && !strcmp(argv[1], "forkexec"))
+		return forkexec(atoi(argv[2]), atol(argv[3]), argv[4]);
+	fprintf(stderr,
+		"usage: nsb-guest true | euid | runas UID PROG [ARG]... |\n"
+		"       forkexec REPS ITERS LABEL\n");
+	return 2;
+}

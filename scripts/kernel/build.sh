@@ -1,0 +1,259 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/kernel/build.sh — build one guest kernel, cached.
+#
+#   build.sh [--series NAME] [--config FRAG]... [--ksrc DIR [--ref REF]]
+#            [--salt S] [--jobs N] [--quiet]
+#
+# Prints the cache directory holding bzImage, vmlinux, .config, release and
+# meta.json on stdout (progress goes to stderr).  The key is a hash of the
+# source, the series' patch files, the config fragments, this script and
+# --salt (a salt gives a separate build of identical inputs: the A/A side).
+#
+# Source: Debian's linux-source-6.1 tarball by default; --ksrc DIR uses a
+# kernel git tree at REF (default HEAD).  Series NAME is a directory
+# kernel-patches/NAME with a quilt-style `series` file; "none" or "stock"
+# builds the unpatched source.  The tree is a hard-linked copy of the
+# pristine source; GNU patch replaces the files it touches, so the pristine
+# copy is never modified, and kbuild writes only into O=.
+#
+# Environment: NSB_CACHE (default /var/cache/nsbench), NSB_TARBALL,
+# CCACHE_DIR (default $NSB_CACHE/ccache).
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/kernel/lib.sh
+. "$here/lib.sh"
+
+series=none
+ksrc=
+ref=HEAD
+salt=
+jobs=$(nproc)
+frags=
+quiet=0
+
+usage() {
+	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--series) series=$2; shift ;;
+	--series=*) series=${1#*=} ;;
+	--config) frags="$frags $2"; shift ;;
+	--config=*) frags="$frags ${1#*=}" ;;
+	--ksrc) ksrc=$2; shift ;;
+	--ksrc=*) ksrc=${1#*=} ;;
+	--ref) ref=$2; shift ;;
+	--ref=*) ref=${1#*=} ;;
+	--salt) salt=$2; shift ;;
+	--salt=*) salt=${1#*=} ;;
+	--jobs) jobs=$2; shift ;;
+	--jobs=*) jobs=${1#*=} ;;
+	--quiet) quiet=1 ;;
+	-h|--help) usage ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+	shift
+done
+
+[ -n "$frags" ] || frags="$top/kernel-patches/configs/base.config"
+for f in $frags; do
+	[ -r "$f" ] || die "config fragment '$f' not found"
+done
+
+# --- source -------------------------------------------------------------
+
+# prepare_source: sets src_dir (pristine tree) and src_id (its identity).
+prepare_source() {
+	if [ -n "$ksrc" ]; then
+		[ -d "$ksrc/.git" ] || [ -f "$ksrc/.git" ] ||
+			die "--ksrc '$ksrc' is not a git tree"
+		local tree
+		tree=$(git -C "$ksrc" rev-parse --verify "$ref^{tree}") ||
+			die "--ref '$ref' does not name a commit in $ksrc"
+		src_id="git-tree:$tree"
+		src_dir="$NSB_CACHE/src/git-$tree"
+		if [ ! -f "$src_dir/.nsb-complete" ]; then
+			progress "source" "git archive $ref from $ksrc"
+			rm -rf "$src_dir.tmp"
+			mkdir -p "$src_dir.tmp"
+			git -C "$ksrc" archive "$ref" | tar -x -C "$src_dir.tmp"
+			touch "$src_dir.tmp/.nsb-complete"
+			rm -rf "$src_dir"
+			mv "$src_dir.tmp" "$src_dir"
+		fi
+		return
+	fi
+	local tarball=${NSB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	[ -r "$tarball" ] ||
+		die "$tarball not found: install linux-source-6.1 or pass --ksrc"
+	local name stamp
+	name=$(basename "$tarball" .tar.xz)
+	src_dir="$NSB_CACHE/src/$name"
+	stamp="$src_dir/.nsb-complete"
+	# The tarball's hash is computed once per (size, mtime).
+	local st
+	st=$(stat -c '%s-%Y' "$tarball")
+	if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$st" ]; then
+		src_id=$(sed -n 2p "$stamp")
+		return
+	fi
+	progress "source" "extracting $tarball"
+	rm -rf "$src_dir" "$src_dir.tmp"
+	mkdir -p "$src_dir.tmp"
+	tar -xf "$tarball" -C "$src_dir.tmp" --strip-components=1
+	src_id="tarball:$(sha256sum "$tarball" | cut -d' ' -f1)"
+	printf '%s\n%s\n' "$st" "$src_id" >"$src_dir.tmp/.nsb-complete"
+	mv "$src_dir.tmp" "$src_dir"
+}
+
+# series_files: the patch files of the series, in order, one per line.
+series_files() {
+	local dir=$top/kernel-patches/$series
+	[ -f "$dir/series" ] || die "series '$series': $dir/series not found"
+	# quilt format: one patch per line, '#' comments, optional -pN.
+	sed -e 's/#.*//' -e 's/[[:space:]]\{1,\}-p[0-9]//' "$dir/series" |
+		awk 'NF { print $1 }' | while read -r p; do
+		[ -f "$dir/$p" ] || die "series '$series': patch '$p' not found"
+		echo "$dir/$p"
+	done
+}
+
+compute_key() {
+	{
+		echo "source $src_id"
+		echo "series $series"
+		if [ "$series" != none ] && [ "$series" != stock ]; then
+			series_files | while read -r p; do
+				echo "patch $(basename "$p")"
+				cat "$p"
+			done
+		fi
+		for f in $frags; do
+			echo "config $(basename "$f")"
+			cat "$f"
+		done
+		echo "builder"
+		cat "$0" "$here/lib.sh"
+		echo "salt $salt"
+	} | sha256sum | cut -c1-16
+}
+
+# apply_series DIR: apply each patch with patch -p1; a failure names the
+# patch and the hunk(s) and leaves nothing half-applied in the cache.
+apply_series() {
+	local dir=$1 p out n=0
+	[ "$series" = none ] || [ "$series" = stock ] && return 0
+	for p in $(series_files); do
+		n=$((n + 1))
+		progress "patch" "$(basename "$p")"
+		if ! out=$(patch -d "$dir" -p1 --batch --forward \
+				--no-backup-if-mismatch -r - <"$p" 2>&1); then
+			printf '%s\n' "$out" | grep -E \
+				'^(patching file|checking file|Hunk #[0-9]+ FAILED|can.t find file|Reversed|.*malformed)' \
+				>&2 || printf '%s\n' "$out" | tail -n 20 >&2
+			die "series '$series': patch $n '$(basename "$p")' does not apply (failed hunks above: 'patching file F' then 'Hunk #N FAILED at LINE')"
+		fi
+	done
+}
+
+# --- build --------------------------------------------------------------
+
+prepare_source
+key=$(compute_key)
+out_dir=$NSB_CACHE/kernels/$key
+label="$series${salt:+ (salt $salt)}"
+
+if [ -f "$out_dir/bzImage" ] && [ -f "$out_dir/meta.json" ]; then
+	[ "$quiet" = 1 ] || progress "cached" "$label: $out_dir"
+	echo "$out_dir"
+	exit 0
+fi
+
+# A lock per key: two builds of the same kernel wait for each other.
+mkdir -p "$NSB_CACHE/kernels" "$NSB_CACHE/work"
+exec 9>"$NSB_CACHE/kernels/.$key.lock"
+flock 9
+if [ -f "$out_dir/bzImage" ]; then
+	echo "$out_dir"
+	exit 0
+fi
+
+t0=$(date +%s)
+export NSB_T0=$t0 NSB_LABEL="kernel $label [$key]"
+# Same layout for every key, so ccache's base_dir makes paths relative
+# and unchanged files hit the cache across series.
+work=$NSB_CACHE/work/$key
+rm -rf "$work"
+mkdir -p "$work/obj"
+progress "tree" "hard-linked copy of $src_dir"
+cp -al "$src_dir" "$work/src"
+apply_series "$work/src"
+
+export ARCH=x86_64
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2024"
+export KBUILD_BUILD_USER=nsbench KBUILD_BUILD_HOST=nsbench
+export KBUILD_BUILD_VERSION=1
+export CCACHE_DIR=${CCACHE_DIR:-$NSB_CACHE/ccache}
+export CCACHE_BASEDIR=$work
+export CCACHE_NOHASHDIR=1
+cc="ccache gcc"
+command -v ccache >/dev/null || cc=gcc
+
+log=$work/build.log
+mk() {
+	make -C "$work/src" O="$work/obj" CC="$cc" HOSTCC="$cc" "$@" \
+		>>"$log" 2>&1
+}
+
+progress "config" "tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
+mk tinyconfig || fail_log "$log" "make tinyconfig failed"
+(cd "$work/obj" && "$work/src/scripts/kconfig/merge_config.sh" -m -O . \
+	.config $frags) >>"$log" 2>&1 || fail_log "$log" "merge_config.sh failed"
+mk olddefconfig || fail_log "$log" "make olddefconfig failed"
+check_config "$work/obj/.config" $frags
+
+progress "compile" "bzImage with -j$jobs (log: $log)"
+mk -j"$jobs" bzImage &
+pid=$!
+ticker "$log" "$pid" &
+tick=$!
+status=0
+wait "$pid" || status=$?
+kill "$tick" 2>/dev/null || true
+wait "$tick" 2>/dev/null || true
+[ "$status" = 0 ] || fail_log "$log" "kernel build failed"
+
+progress "install" "$out_dir"
+rm -rf "$out_dir.tmp"
+mkdir -p "$out_dir.tmp"
+cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" \
+	"$work/obj/System.map" "$out_dir.tmp/"
+cp "$work/obj/.config" "$out_dir.tmp/config"
+release=$(make -s -C "$work/src" O="$work/obj" kernelrelease 2>/dev/null | tail -n 1)
+echo "$release" >"$out_dir.tmp/release"
+cp "$log" "$out_dir.tmp/build.log"
+t1=$(date +%s)
+cfg_hash="sha256:$(sha256sum "$work/obj/.config" | cut -d' ' -f1)"
+cat >"$out_dir.tmp/meta.json" <<EOF
+{
+  "key": "$key",
+  "source": "$src_id",
+  "series": "$series",
+  "salt": "$salt",
+  "release": "$release",
+  "config_hash": "$cfg_hash",
+  "build_seconds": $((t1 - t0)),
+  "built": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+EOF
+mv "$out_dir.tmp" "$out_dir"
+rm -rf "$work"
+progress "done" "$release in $((t1 - t0)) s"
+echo "$out_dir"
