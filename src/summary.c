@@ -30,11 +30,32 @@ struct cut {
 	char value[32];		/* "8" */
 };
 
-static void cut_name(const char *name, struct cut *c)
+/*
+ * Google Benchmark appends the run options it was given to the name
+ * (".../iterations:400/manual_time"); they are not arguments.
+ */
+static void strip_run_options(char *name)
 {
-	const char *second = strchr(name, '/'), *rest, *last;
+	static const char *const opts[] = {
+		"/iterations:", "/manual_time", "/real_time", "/min_time:",
+		"/repeats:", "/threads:", "/process_time",
+	};
+	char *p;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if ((p = strstr(name, opts[i])))
+			*p = 0;
+}
+
+static void cut_name(const char *full, struct cut *c)
+{
+	char name[256];
+	const char *second, *rest, *last;
 	size_t flen;
 
+	snprintf(name, sizeof(name), "%s", full);
+	strip_run_options(name);
+	second = strchr(name, '/');
 	memset(c, 0, sizeof(*c));
 	second = second ? strchr(second + 1, '/') : NULL;
 	flen = second ? (size_t)(second - name) : strlen(name);
