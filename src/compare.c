@@ -570,7 +570,7 @@ void nsb_fmt_value(char *buf, size_t len, double v, bool icount)
 	}
 	for (i = 0; i < 3 && fabs(v) < scale[i].f; i++)
 		;
-	snprintf(buf, len, "%.4g %s", v / scale[i].f, scale[i].unit);
+	snprintf(buf, len, "%#.4g %s", v / scale[i].f, scale[i].unit);
 }
 
 void nsb_fmt_p(char *buf, size_t len, double p)
@@ -676,8 +676,14 @@ static void text_row(FILE *f, const struct nsb_comparison *c,
 		      : r->sb.median, ic);
 	fmt_ci(ci, sizeof(ci), &r->e);
 	nsb_fmt_p(p, sizeof(p), r->e.p);
-	fprintf(f, "  %11s %11s %+7.1f%%  %-16s %6s  %s\n", a, b, r->e.pct,
-		ci, p, nsb_verdict_name(r->e.verdict));
+	fprintf(f, "  %12s %12s %+7.1f%%  %-16s %6s  %s\n", a, b,
+		r->e.pct, ci, p, nsb_verdict_name(r->e.verdict));
+	if (ic) {
+		/* a +101-instruction change is what icount is for */
+		snprintf(line, sizeof(line), "shift %+.1f insn [%+.1f, %+.1f]",
+			 r->e.shift.est, r->e.shift.lo, r->e.shift.hi);
+		nsb_wrap(f, "    ", line);
+	}
 	if (r->e.verdict == NSB_NOISY) {
 		snprintf(line, sizeof(line), "noisy: MDE %.1f%%; ~%zu %s "
 			 "needed to resolve %.1f%%%s%s", r->e.mde_pct,
@@ -729,7 +735,7 @@ void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 	if (skip)
 		fprintf(f, "Benchmarks under %.*s\n", (int)skip,
 			c->rows[0].name);
-	fprintf(f, "  %11s %11s %8s  %-16s %6s  %s\n", "base", "patched",
+	fprintf(f, "  %12s %12s %8s  %-16s %6s  %s\n", "base", "patched",
 		"delta", "95% CI", "p", "verdict");
 	for (i = 0; i < c->n; i++)
 		text_row(f, c, &c->rows[i], skip);
@@ -821,7 +827,7 @@ static json_t *effect_json(const struct nsb_effect *e)
 {
 	json_t *j = json_pack("{s:s,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:s}",
 		"verdict", nsb_verdict_name(e->verdict), "paired", e->paired,
-		"base", num(e->base), "shift", interval_json(&e->shift),
+		"base_ref", num(e->base), "shift", interval_json(&e->shift),
 		"delta_pct", num(e->pct), "delta_lo_pct", num(e->lo_pct),
 		"delta_hi_pct", num(e->hi_pct), "p", num(e->p),
 		"mde_pct", num(e->mde_pct), "n_needed", (json_int_t)e->n_needed,
