@@ -116,7 +116,8 @@ run: deps build-all
 	$(Q)scripts/run-main.sh
 
 bench: deps build-all
-	$(Q)$(O)/bench/nsbench-bench --tier=quick
+	$(Q)$(O)/bench/nsbench-bench --tier=quick --label=models-quick \
+		--benchmark_filter=^models/
 
 .PHONY: clean distclean help
 clean:
