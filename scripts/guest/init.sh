@@ -132,7 +132,7 @@ forkexec() {
 	NSB_CTX_label=$1 NSB_CTX_aslr=$NSB_ASLR \
 	NSB_CTX_config_hash=@CONFIG_HASH@ \
 	NSB_UNIT=$([ "$NSB_MODE" = icount ] && echo 'virtual ns = guest instructions' || echo 'wall-clock ns') \
-		nsb-guest forkexec "$2" "$3" "guest/forkexec" >/tmp/$1.json
+		nsb-guest forkexec "$2" "$3" "guest/$1" >/tmp/$1.json
 	rc=$?
 	[ "$rc" = 0 ] && send "$1.json" "/tmp/$1.json"
 	msg "STEP $1 $rc"

@@ -8,20 +8,27 @@
 #
 # Prints the cache directory holding bzImage, vmlinux, .config, release and
 # meta.json on stdout (progress goes to stderr).  The key is a hash of the
-# source, the series' patch files, the config fragments, this script and
-# --salt (a salt gives a separate build of identical inputs: the A/A side).
+# source, the series' patch files, the config fragments, BUILDER_VERSION
+# and --salt (a salt gives a separate build of identical inputs: the A/A side).
 #
 # Source: Debian's linux-source-6.1 tarball by default; --ksrc DIR uses a
 # kernel git tree at REF (default HEAD).  Series NAME is a directory
-# kernel-patches/NAME with a quilt-style `series` file; "none" or "stock"
-# builds the unpatched source.  The tree is a hard-linked copy of the
-# pristine source; GNU patch replaces the files it touches, so the pristine
-# copy is never modified, and kbuild writes only into O=.
+# kernel-patches/NAME (or any directory, if NAME has a '/') with a
+# quilt-style `series` file; "none" or "stock" builds the unpatched source.
+# The tree is a hard-linked copy of the pristine source; GNU patch
+# replaces the files it touches, so the pristine copy is never modified,
+# and kbuild writes only into O=.  KBUILD_BUILD_{TIMESTAMP,USER,HOST} are
+# fixed, so two builds of the same inputs give the same image.
 #
 # Environment: NSB_CACHE (default /var/cache/nsbench), NSB_TARBALL,
-# CCACHE_DIR (default $NSB_CACHE/ccache).
+# CCACHE_DIR (default $NSB_CACHE/ccache), NSB_CCACHE=0 (compile without
+# ccache, e.g. for a truly separate A/A build).
 
 set -eu
+
+# Part of the cache key: bump when a change here changes the kernels built
+# (not for cosmetic edits, which must not invalidate the cache).
+BUILDER_VERSION=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -116,6 +123,7 @@ prepare_source() {
 # series_files: the patch files of the series, in order, one per line.
 series_files() {
 	local dir=$top/kernel-patches/$series
+	case "$series" in */*) dir=$series ;; esac
 	[ -f "$dir/series" ] || die "series '$series': $dir/series not found"
 	# quilt format: one patch per line, '#' comments, optional -pN.
 	sed -e 's/#.*//' -e 's/[[:space:]]\{1,\}-p[0-9]//' "$dir/series" |
@@ -139,8 +147,7 @@ compute_key() {
 			echo "config $(basename "$f")"
 			cat "$f"
 		done
-		echo "builder"
-		cat "$0" "$here/lib.sh"
+		echo "builder $BUILDER_VERSION"
 		echo "salt $salt"
 	} | sha256sum | cut -c1-16
 }
@@ -205,6 +212,7 @@ export CCACHE_BASEDIR=$work
 export CCACHE_NOHASHDIR=1
 cc="ccache gcc"
 command -v ccache >/dev/null || cc=gcc
+[ "${NSB_CCACHE:-1}" = 0 ] && cc=gcc
 
 log=$work/build.log
 mk() {

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Quick tier of the kernel pipeline (TAP): build the small 6.1 kernel with
+# the toggles series (cached in $NSB_CACHE; a cold build takes minutes,
+# ccache makes later ones short), boot it under icount, run the guest's
+# fork+exec workload, prove the mnt_may_suid switch flips behaviour, and
+# check that a broken patch, a panic and a hang are reported as errors
+# within their timeouts.
+#
+# NSB_SKIP_KERNEL=1 skips it (machines without the kernel source or QEMU).
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+n=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+diag() {
+	sed 's/^/# /' "$@"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
+[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 not installed"
+command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
+command -v busybox >/dev/null || skip_all "busybox-static not installed"
+
+echo "1..12"
+
+# 1: a patch that does not apply names the patch and the hunk.
+mkdir -p "$tmp/bad"
+cat >"$tmp/bad/0001-broken.patch" <<'EOF'
+From: nsbench test <test@localhost>
+Subject: [PATCH] broken on purpose
+
+---
+diff --git a/fs/namei.c b/fs/namei.c
+--- a/fs/namei.c
++++ b/fs/namei.c
+@@ -1,3 +1,3 @@
+-this line is not in fs/namei.c
++nor is this one
+ neither is this
+EOF
+echo 0001-broken.patch >"$tmp/bad/series"
+"$top/scripts/kernel/build.sh" --series "$tmp/bad" >"$tmp/bad.out" 2>&1
+rc=$?
+[ "$rc" != 0 ] && grep -q "0001-broken.patch" "$tmp/bad.out" &&
+	grep -q "Hunk #1 FAILED" "$tmp/bad.out" && grep -q "fs/namei.c" "$tmp/bad.out"
+ok $? "a patch that does not apply: error names patch, file and hunk"
+[ "$rc" = 0 ] || diag "$tmp/bad.out"
+
+# 2: the toggles kernel builds (or is cached).
+t0=$(date +%s)
+kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles 2>"$tmp/build.err")
+rc=$?
+[ "$rc" = 0 ] && [ -f "$kdir/bzImage" ]
+ok $? "toggles kernel built or cached in $(($(date +%s) - t0)) s"
+if [ "$rc" != 0 ]; then
+	tail -n 30 "$tmp/build.err" | diag
+	for i in 3 4 5 6 7 8 9 10 11 12; do
+		ok 1 "skipped: no kernel"
+	done
+	exit 1
+fi
+
+# 3: the initramfs is byte-identical when built twice.
+plan=$top/scripts/guest/plans/selftest.plan
+mk() {
+	"$top/scripts/guest/mkinitramfs.sh" --plan "$1" --out "$2" 2>/dev/null
+}
+mk "$plan" "$tmp/i1.cpio" && mk "$plan" "$tmp/i2.cpio" &&
+	cmp -s "$tmp/i1.cpio" "$tmp/i2.cpio"
+ok $? "initramfs is reproducible"
+
+# 4: boot under icount, run the plan to the end.
+t0=$(date +%s)
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
+	--out "$tmp/boot" --mode icount --round 1 --seed 4242 --side A \
+	--boot 1 --series userns-checks-toggles --timeout 300 2>"$tmp/boot.err"
+rc=$?
+ok $rc "icount boot ran the self-test plan ($(($(date +%s) - t0)) s wall)"
+[ "$rc" = 0 ] || diag "$tmp/boot.err"
+
+# 5: one workload's results, with the provenance filled in.
+j=$tmp/boot/forkexec.json
+[ -f "$j" ] && grep -q '"name": "guest/forkexec"' "$j" &&
+	grep -q '"nsbench_side": "A"' "$j" && grep -q '"nsbench_mode": "icount"' "$j" &&
+	grep -q '"nsbench_seed": "4242"' "$j" && grep -q '"nsbench_aslr": "0"' "$j" &&
+	! grep -q '@[A-Z_]*@' "$j"
+ok $? "fork+exec results JSON with side, mode, seed, ASLR off"
+[ -f "$j" ] && grep real_time "$j" | head -n 3 | diag
+
+# 6-8: mnt_may_suid really switches the check.
+probe() {
+	sed -n "s/^$1 //p" "$tmp/boot/probes.txt" 2>/dev/null | tr -d ' '
+}
+[ "$(probe suid_foreign.default)" = 2000 ]
+ok $? "mnt_may_suid on (default): setuid on a foreign userns mount does not elevate (euid $(probe suid_foreign.default))"
+[ "$(probe check.mnt_may_suid)" != unavailable ] && [ "$(probe suid_foreign.off)" = 0 ]
+ok $? "mnt_may_suid off: the same exec elevates (euid $(probe suid_foreign.off))"
+[ "$(probe suid_foreign.on)" = 2000 ]
+ok $? "mnt_may_suid back on: not elevated again (euid $(probe suid_foreign.on))"
+
+# 9: a second boot with the same seed gives the same icount numbers.
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
+	--out "$tmp/boot2" --mode icount --round 1 --seed 4242 --side A \
+	--boot 2 --series userns-checks-toggles --timeout 300 2>"$tmp/boot2.err"
+a=$(grep -o '"real_time": [0-9.]*' "$tmp/boot/forkexec.json" 2>/dev/null | tr '\n' ' ')
+b=$(grep -o '"real_time": [0-9.]*' "$tmp/boot2/forkexec.json" 2>/dev/null | tr '\n' ' ')
+[ -n "$a" ] && [ "$a" = "$b" ]
+ok $? "icount: same image, same seed, same numbers"
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "# boot 1: $a"; echo "# boot 2: $b"; }
+
+# 10: a forced panic is an error, reported quickly with the console tail.
+printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/panic.plan"
+mk "$tmp/panic.plan" "$tmp/panic.cpio"
+t0=$(date +%s)
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/panic.cpio" \
+	--out "$tmp/panic" --mode icount --timeout 120 2>"$tmp/panic.err"
+rc=$?
+el=$(($(date +%s) - t0))
+[ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/panic.err" && [ "$el" -lt 120 ]
+ok $? "forced panic reported as an error in ${el} s"
+tail -n 3 "$tmp/panic.err" | diag
+
+# 11: a forced hang is an error once the timeout expires.
+printf 'sleep 1000000\n' >"$tmp/hang.plan"
+mk "$tmp/hang.plan" "$tmp/hang.cpio"
+t0=$(date +%s)
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/hang.cpio" \
+	--out "$tmp/hang" --mode icount --timeout 45 2>"$tmp/hang.err"
+rc=$?
+el=$(($(date +%s) - t0))
+[ "$rc" != 0 ] && grep -q 'guest hang' "$tmp/hang.err" && [ "$el" -lt 60 ]
+ok $? "forced hang reported as an error in ${el} s (timeout 45 s)"
+tail -n 1 "$tmp/hang.err" | diag
+
+# 12: init exiting (a plan that exits) is reported, not waited for.
+printf 'exit 3\n' >"$tmp/exit.plan"
+mk "$tmp/exit.plan" "$tmp/exit.cpio"
+t0=$(date +%s)
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/exit.cpio" \
+	--out "$tmp/exit" --mode icount --timeout 120 2>"$tmp/exit.err"
+rc=$?
+el=$(($(date +%s) - t0))
+[ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/exit.err"
+ok $? "init exiting reported as an error in ${el} s"
+tail -n 1 "$tmp/exit.err" | diag
+
+exit $((failed > 0))
