@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# common.gp — shared look of nsbench's plots, loaded by each template.
+# nsbench plot defines before the template runs (gnuplot -e):
+#   outfile   output path;  fmt  "svg" or "png"
+#   datafile  the data the template reads;  title_text  the plot's title
+# Names of benchmarks contain '_': enhanced text would make subscripts.
+
+if (fmt eq "png") {
+	set terminal pngcairo size 1000,560 noenhanced font "Sans,10" \
+		background rgb "white"
+} else {
+	set terminal svg size 1000,560 dynamic noenhanced \
+		font "Sans,11" background rgb "white"
+}
+set output outfile
+set title title_text
+set key outside right top box opaque
+set grid ytics lc rgb "#dddddd"
+set border 3
+set tics nomirror
+# base grey-blue, patched orange: distinguishable in grey print too
+set linetype 1 lc rgb "#4c72b0" lw 2 pt 7 ps 0.8
+set linetype 2 lc rgb "#dd8452" lw 2 pt 5 ps 0.8
+set linetype 3 lc rgb "#55a868" lw 2 pt 9 ps 0.8
+set linetype 4 lc rgb "#c44e52" lw 2 pt 11 ps 0.8
+set linetype 5 lc rgb "#8172b3" lw 2 pt 13 ps 0.8
+set linetype 6 lc rgb "#937860" lw 2 pt 3 ps 0.8

@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t61-compare-plot.sh — nsbench plot renders every template from the
+# fixtures (SVG and PNG), and a trend; skipped without gnuplot.
+
+set -u
+NSB=${NSB_BUILD:-build}/nsbench
+FIX=$(dirname "$0")/fixtures/stats
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+
+if ! command -v gnuplot >/dev/null; then
+	echo "1..0 # SKIP gnuplot not installed"
+	exit 0
+fi
+
+"$NSB" plot --out-dir="$tmp" --templates="$(dirname "$0")/../plots" \
+	"$FIX/base.json" -- "$FIX/patched.json" >"$tmp/out" 2>"$tmp/err"
+ok $? "plot exits 0"
+for kind in ab depth dist; do
+	grep -q '<svg' "$tmp/nsbench-$kind.svg" 2>/dev/null
+	ok $? "$kind: SVG written"
+	head -c 8 "$tmp/nsbench-$kind.png" 2>/dev/null | grep -q PNG
+	ok $? "$kind: PNG written"
+done
+grep -q 'in_userns (patched)' "$tmp/nsbench-depth.svg"
+ok $? "depth plot has a line per variant and side"
+grep -q 'exec/slow' "$tmp/nsbench-ab.svg"
+ok $? "A/B plot names the benchmarks"
+
+printf '%s\n' '2026-11-20T08:00:00Z 150100 150050 150160' \
+	'2026-11-21T08:00:00Z 150201 150150 150260' >"$tmp/trend.dat"
+"$NSB" plot --trend="$tmp/trend.dat" --out-dir="$tmp" --format=svg \
+	--templates="$(dirname "$0")/../plots" --unit=insn \
+	--title="exec trend" >/dev/null 2>"$tmp/err"
+ok $? "trend plot exits 0"
+grep -q 'exec trend' "$tmp/nsbench-trend.svg"
+ok $? "trend SVG has its title"
+"$NSB" plot --trend="$tmp/none.dat" --out-dir="$tmp" 2>"$tmp/err"
+[ $? = 2 ] && grep -q none.dat "$tmp/err"
+ok $? "missing trend file: exit 2, file named"
+
+echo "1..$n"
+exit $fail
