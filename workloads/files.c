@@ -16,6 +16,7 @@
 #include <sys/capability.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "workloads/fixture.h"
@@ -68,6 +69,19 @@ static int set_net_raw_cap(int dfd, const char *name)
 		close(fd);
 	cap_free(caps);
 	return ret;
+}
+
+static int set_xattrs(int dfd, const char *name)
+{
+	static const char val[16] = "0123456789abcde";
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsetxattr(fd, "user.nsbench", val, sizeof(val), 0) ||
+	      fsetxattr(fd, "security.nsbench", val, sizeof(val), 0);
+	close(fd);
+	return ret ? -1 : 0;
 }
 
 static int make_tree(int dfd)
@@ -123,6 +137,11 @@ int nsb_populate(const char *dir, char *err, size_t errlen)
 	}
 	if (write_file(dfd, "file", page, sizeof(page), 0666)) {
 		fail(err, errlen, "write %s/file: %m", dir);
+		goto out;
+	}
+	/* Something for the getxattr benchmarks to read. */
+	if (set_xattrs(dfd, "file")) {
+		fail(err, errlen, "setxattr %s/file: %m", dir);
 		goto out;
 	}
 	if (make_tree(dfd)) {

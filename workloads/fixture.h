@@ -121,6 +121,8 @@ void nsb_worker_put_all(void);
 /* What the running kernel should do in this scenario (seed semantics). */
 bool nsb_expect_suid(const struct nsb_scn *scn);	/* setuid/fcaps honoured */
 bool nsb_expect_dev(const struct nsb_scn *scn);		/* device open allowed */
+/* Exit status nsb-true gives when exec'd from file f in this scenario. */
+int nsb_expect_exec_status(const struct nsb_scn *scn, enum nsb_file f);
 
 /*
  * Operations (ops.c), the bodies of the sys/ benchmarks.  Each returns the

@@ -511,9 +511,11 @@ static void set_up(struct wctx *c)
 		wfail(c, false, "mkdir %s: %m", dir);
 	if (start_populator(c))
 		wfail(c, false, "populator: %m");
-	if (lvl < -1 || c->scn.depth < 0 || c->scn.depth > NSB_MAX_DEPTH)
-		wfail(c, true, "owner %s needs depth >= 1",
-		      nsb_owner_name(c->scn.owner));
+	if (c->scn.depth < 0 || c->scn.depth > NSB_MAX_DEPTH)
+		wfail(c, true, "userns depth %d is outside 0..%d", c->scn.depth,
+		      NSB_MAX_DEPTH);
+	if (c->scn.owner == NSB_OWNER_PARENT && c->scn.depth == 0)
+		wfail(c, true, "owner parent needs depth >= 1");
 	for (level = 0; ; level++) {
 		if (level == lvl)
 			make_owned_mount(c, level);
@@ -608,8 +610,7 @@ static int werr(struct nsb_worker *w, bool skip, const char *fmt, ...)
 	return -1;
 }
 
-/* Exit status nsb-true should give for file f in this scenario. */
-static int expected_status(const struct nsb_scn *scn, enum nsb_file f)
+int nsb_expect_exec_status(const struct nsb_scn *scn, enum nsb_file f)
 {
 	bool elevate = nsb_expect_suid(scn);
 
@@ -637,7 +638,7 @@ static int check_worker(struct nsb_worker *w)
 		return werr(w, false, "worker at userns depth %d, wanted %d",
 			    depth, w->scn.depth);
 	for (i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
-		int want = expected_status(&w->scn, bins[i]);
+		int want = nsb_expect_exec_status(&w->scn, bins[i]);
 
 		r = nsb_worker_call(w, nsb_op_exec, bins[i], 1);
 		if (r != want)

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sys/mount — mount+umount of tmpfs, proc and mqueue by the worker, root
+ * in its userns at depth D, with N IPC namespaces (N mqueue superblocks)
+ * made first: sget_fc()'s walk of the type's superblock list under
+ * sb_lock, with seed 002's s_user_ns compare per superblock.  mqueue is
+ * keyed per IPC namespace, proc per pid namespace (the worker is pid 1 of
+ * its own, so proc can be mounted below init); tmpfs is not keyed (no
+ * walk) and is the control.
+ *	sys/mount/<fs>/depth:D/ipcns:N
+ */
+#include <stdio.h>
+
+#include "bench/sys/variant.h"
+
+void nsb_register_mount(enum nsb_tier tier)
+{
+	static const int64_t nipc_quick[] = { 1, 256 };
+	static const int64_t nipc_full[] = { 1, 16, 256, 1024 };
+	bool full = tier == NSB_TIER_FULL;
+	const int64_t *depths = full ? nsb_depths_full : nsb_depths_quick;
+	int nd = full ? nsb_ndepths_full : nsb_ndepths_quick, t, d, i;
+	char name[128];
+
+	for (t = 0; t < NSB_FS_COUNT; t++) {
+		struct nsb_variant v = {
+			.scn = { .owner = NSB_OWNER_SELF,
+				 .newpid = t == NSB_FS_PROC },
+			.op = nsb_op_mount, .arg = t,
+			.args = NSB_ARG_DEPTH | NSB_ARG_NIPC,
+		};
+		/* The IPC sweep matters for mqueue only. */
+		int ni = t == NSB_FS_MQUEUE ? (full ? 4 : 2) : 1;
+		struct gb_bench *b;
+
+		snprintf(name, sizeof(name), "sys/mount/%s", nsb_fs_name(t));
+		b = nsb_variant_register(name, &v);
+		gb_arg_names(b, "depth", "ipcns", NULL);
+		for (d = 0; d < nd; d++)
+			for (i = 0; i < ni; i++) {
+				int64_t a[2] = {
+					depths[d],
+					full ? nipc_full[i] : nipc_quick[i],
+				};
+
+				gb_args(b, 2, a);
+			}
+	}
+}

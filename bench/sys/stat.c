@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sys/stat — fstatat of a path 1..64 components deep, per mount owner and
+ * userns depth: the lookup path, where per-component permission and LSM
+ * checks run (seed 007's label policy is per superblock).
+ *	sys/stat/<owner>/depth:D/path:K
+ */
+#include <stdio.h>
+
+#include "bench/sys/variant.h"
+
+static const enum nsb_owner owners[] = { NSB_OWNER_INIT, NSB_OWNER_SELF };
+
+void nsb_register_stat(enum nsb_tier tier)
+{
+	static const int64_t paths_quick[] = { 1, 8, 64 };
+	static const int64_t paths_full[] = { 1, 2, 4, 8, 16, 32, 64 };
+	static const int64_t depths_quick[] = { 0, 8 };
+	bool full = tier == NSB_TIER_FULL;
+	const int64_t *paths = full ? paths_full : paths_quick;
+	const int64_t *depths = full ? nsb_depths_full : depths_quick;
+	int np = full ? 7 : 3, nd = full ? nsb_ndepths_full : 2, p, d;
+	char name[128];
+	size_t o;
+
+	for (o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
+		struct nsb_variant v = {
+			.scn = { .owner = owners[o], .unpriv = true },
+			.op = nsb_op_stat,
+			.args = NSB_ARG_DEPTH | NSB_ARG_OP,
+		};
+		struct gb_bench *b;
+
+		snprintf(name, sizeof(name), "sys/stat/%s",
+			 nsb_owner_name(owners[o]));
+		b = nsb_variant_register(name, &v);
+		gb_arg_names(b, "depth", "path", NULL);
+		for (d = 0; d < nd; d++)
+			for (p = 0; p < np; p++) {
+				int64_t a[2] = { depths[d], paths[p] };
+
+				gb_args(b, 2, a);
+			}
+	}
+}
