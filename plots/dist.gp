@@ -18,7 +18,8 @@ set xrange [-0.7:nbench - 0.3]
 set ylabel "sample, % of the base median"
 set bmargin 9
 # 100 % is the base median: where a side sits against it is the change
-set arrow from graph 0, first 100 to graph 1, first 100 nohead dt 2 lc rgb "#888888"
+set arrow from graph 0, first 100 to graph 1, first 100 nohead dt 2 \
+	lc rgb "#888888"
 plot for [i=0:2*nbench-1] datafile index i \
 	using (int(i / 2) + (i % 2 ? 0.2 : -0.2)):1 \
 	lt (i % 2 + 1) title (i < 2 ? (i ? "patched" : "base") : "")

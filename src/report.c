@@ -13,10 +13,13 @@
 
 #include "src/compare.h"
 #include "src/nsbench.h"
+#include "src/perfdiff.h"
 
 struct report_opts {
 	bool markdown;
 	const char *out;
+	const char *perf_base, *perf_patched;	/* perf.data files */
+	struct nsb_perf perf;
 };
 
 /* Distinct values of a context key over a side's files, "a, b". */
@@ -251,7 +254,8 @@ static void reproduce(FILE *f, bool md, const struct nsb_comparison *c)
 	fprintf(f, "%s", fence);
 }
 
-static void report(FILE *f, const struct nsb_comparison *c, bool md)
+static void report(FILE *f, const struct nsb_comparison *c, bool md,
+		   const struct nsb_perf *perf)
 {
 	char a[256], b[256], mode[64];
 
@@ -269,6 +273,8 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md)
 		nsb_print_markdown(f, c);
 	else
 		nsb_print_text(f, c);
+	if (perf->n)
+		nsb_perf_print(f, md, perf);
 	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");
 	side_fields(f, md, &c->base);
 	side_fields(f, md, &c->patched);
@@ -290,6 +296,11 @@ static void report_usage(FILE *f)
 		"  --markdown        Markdown instead of plain text\n"
 		"  --out=FILE        write FILE (atomically) instead of "
 		"stdout\n"
+		"  --perf-base=FILE --perf-patched=FILE\n"
+		"                    perf.data of each side: adds the perf diff "
+		"share of\n"
+		"                    the check functions and the largest "
+		"changes\n"
 		"%s", nsb_compare_opts_help);
 }
 
@@ -301,6 +312,10 @@ static int report_opt(int key, const char *arg, void *data)
 		o->markdown = true;
 	else if (key == 'o')
 		o->out = arg;
+	else if (key == 'b')
+		o->perf_base = arg;
+	else if (key == 'p')
+		o->perf_patched = arg;
 	else
 		return 1;
 	return 0;
@@ -311,6 +326,8 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "perf-base", required_argument, NULL, 'b' },
+		{ "perf-patched", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro = { 0 };
@@ -324,12 +341,23 @@ int cmd_report(int argc, char **argv)
 			       report_usage);
 	if (ret)
 		goto out;
+	if (!ro.perf_base != !ro.perf_patched) {
+		fprintf(stderr, "nsbench report: --perf-base and "
+			"--perf-patched go together\n");
+		ret = 2;
+		goto out;
+	}
+	if (ro.perf_base &&
+	    nsb_perf_diff(&ro.perf, ro.perf_base, ro.perf_patched)) {
+		ret = 2;
+		goto out;
+	}
 	f = ro.out ? open_memstream(&text, &len) : stdout;
 	if (!f) {
 		ret = 2;
 		goto out;
 	}
-	report(f, &c, ro.markdown);
+	report(f, &c, ro.markdown, &ro.perf);
 	if (ro.out) {
 		fclose(f);
 		if (nsb_write_file_atomic(ro.out, text, len))
@@ -339,6 +367,7 @@ int cmd_report(int argc, char **argv)
 		ret = nsb_compare_status(&c);
 out:
 	free(text);
+	nsb_perf_free(&ro.perf);
 	nsb_comparison_free(&c);
 	return ret == 3 ? 0 : ret;
 }

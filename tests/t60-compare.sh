@@ -135,6 +135,20 @@ ok $? "Markdown report written to --out"
 [ ! -s "$tmp/out" ]
 ok $? "nothing on stdout with --out"
 
+# perf diff through a stand-in perf that prints a recorded output
+NSB_PERF=$FIX/perf/fake-perf "$NSB" report --perf-base=a.data \
+	--perf-patched=b.data "$FIX/base.json" -- "$FIX/patched.json" \
+	>"$tmp/out" 2>"$tmp/err"
+ok $((! ($? == 1))) "report with perf diff"
+has out '\[k\] in_userns  *0.40%   1.61%   +1.21%' \
+	"check function share before/after"
+has out '\[k\] iowrite16  *0.77%   0.00%   -0.77%' \
+	"a symbol gone in patched reads 0%"
+awk 'length($0) > 72 { bad = 1 } END { exit bad }' "$tmp/out"
+ok $? "report with perf diff fits 72 columns"
+run 2 "--perf-base alone is an error" report --perf-base=a.data \
+	"$FIX/base.json" -- "$FIX/patched.json"
+
 # --- bad input: exit 2, message names file and field --------------------
 bad() {
 	run 2 "$1" compare "$FIX/base.json" -- "$FIX/$2"
