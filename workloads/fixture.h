@@ -7,7 +7,8 @@
  * A scenario runs in a *worker*: a child of the caller that
  *   1. dies with the caller (PR_SET_PDEATHSIG) and lives in a private
  *      mount namespace, so nothing it mounts is ever visible on the host;
- *   2. mounts a tmpfs on a temporary directory (the scratch area);
+ *   2. mounts a tmpfs over /tmp there (the scratch area, invisible on the
+ *      host) and works in /tmp/nsbench-wl;
  *   3. descends a chain of CLONE_NEWUSER namespaces to the requested depth
  *      (each level's uid/gid maps written by a short-lived helper left in
  *      the level above, as a container runtime does);
@@ -34,6 +35,8 @@
 #define NSB_MAX_DEPTH		32	/* the kernel allows 32 nested userns */
 #define NSB_MAX_TREE		64	/* deepest directory tree */
 #define NSB_UNPRIV_UID		1000	/* who runs exec/open after the drop */
+/* Covered by the worker's scratch tmpfs in its private mount namespace. */
+#define NSB_SCRATCH_PARENT	"/tmp"
 
 /* Who owns the scenario mount, and how the worker reaches it. */
 enum nsb_owner {
@@ -85,7 +88,7 @@ typedef int (*nsb_op_fn)(struct nsb_env *env, int64_t arg, int64_t n);
 struct nsb_worker {
 	pid_t pid;
 	int sock;
-	char *tmpdir;		/* host directory under the scratch tmpfs */
+	char *tmpdir;		/* scratch directory (worker's mount ns only) */
 	struct nsb_scn scn;
 	char err[256];		/* why start or a check failed */
 	bool skip;		/* err is a skip (kernel refuses), not a bug */

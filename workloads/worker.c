@@ -2,10 +2,11 @@
 /*
  * worker.c — the scenario worker (see fixture.h for the life cycle).
  *
- * Every process made here dies with its parent (PR_SET_PDEATHSIG) and
- * every mount lives in a private mount namespace, so an interrupted or
- * killed run leaves nothing on the host but, at worst, an empty temporary
- * directory, which nsb_worker_stop() removes on every normal path.
+ * Every process made here dies with its parent (PR_SET_PDEATHSIG) and is
+ * in the worker's process group (killed at once by nsb_worker_stop()),
+ * and every mount and file lives on a tmpfs that covers /tmp inside a
+ * private mount namespace, so even a SIGKILLed run leaves nothing on the
+ * host: no mount, file, process or namespace.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -501,8 +502,18 @@ static void set_up(struct wctx *c)
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		wfail(c, refused(errno), "private mount namespace: %m");
-	if (mount("nsb-scratch", c->tmpdir, "tmpfs", 0, "mode=0755,size=8m"))
+	/*
+	 * The scratch tmpfs covers /tmp in the private mount namespace only:
+	 * the host never sees a file or a directory of ours, even after
+	 * SIGKILL.  (mkdir: a bare initramfs may have no /tmp.)
+	 */
+	if (mkdir(NSB_SCRATCH_PARENT, 01777) && errno != EEXIST)
+		wfail(c, false, "mkdir %s: %m", NSB_SCRATCH_PARENT);
+	if (mount("nsb-scratch", NSB_SCRATCH_PARENT, "tmpfs",
+		  MS_NOSUID | MS_NODEV, "mode=0755,size=8m"))
 		wfail(c, refused(errno), "mount scratch tmpfs: %m");
+	if (mkdir(c->tmpdir, 0755))
+		wfail(c, false, "mkdir %s: %m", c->tmpdir);
 	snprintf(dir, sizeof(dir), "%s/own", c->tmpdir);
 	if (mkdir(dir, 0755))
 		wfail(c, false, "mkdir %s: %m", dir);
@@ -657,7 +668,6 @@ static int check_worker(struct nsb_worker *w)
 
 int nsb_worker_start(struct nsb_worker *w, const struct nsb_scn *scn)
 {
-	char tmpl[] = "/tmp/nsbench-wl.XXXXXX";
 	struct ready_msg r;
 	int sv[2];
 
@@ -665,8 +675,8 @@ int nsb_worker_start(struct nsb_worker *w, const struct nsb_scn *scn)
 	w->pid = -1;
 	w->sock = -1;
 	w->scn = *scn;
-	if (!mkdtemp(tmpl) || !(w->tmpdir = strdup(tmpl)))
-		return werr(w, false, "mkdtemp: %m");
+	if (!(w->tmpdir = strdup(NSB_SCRATCH_PARENT "/nsbench-wl")))
+		return werr(w, false, "malloc: %m");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		goto fail_errno;
 	w->pid = fork();
@@ -720,8 +730,6 @@ void nsb_worker_stop(struct nsb_worker *w)
 		while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (w->tmpdir)
-		rmdir(w->tmpdir);
 	free(w->tmpdir);
 	w->tmpdir = NULL;
 	w->sock = -1;
