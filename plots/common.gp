@@ -6,11 +6,14 @@
 #   datafile  the data the template reads;  title_text  the plot's title
 # Names of benchmarks contain '_': enhanced text would make subscripts.
 
+# width: templates with one slot per benchmark pass a wider canvas
+if (!exists("width")) width = 1000
+if (!exists("height")) height = 560
 if (fmt eq "png") {
-	set terminal pngcairo size 1000,560 noenhanced font "Sans,10" \
+	set terminal pngcairo size width,height noenhanced font "Sans,10" \
 		background rgb "white"
 } else {
-	set terminal svg size 1000,560 dynamic noenhanced \
+	set terminal svg size width,height dynamic noenhanced \
 		font "Sans,11" background rgb "white"
 }
 set output outfile

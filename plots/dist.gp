@@ -13,10 +13,10 @@ set style data boxplot
 set boxwidth 0.35
 set pointsize 0.5
 eval xtics_cmd
-set xtics rotate by -30 left
+set xtics rotate by -40 left
 set xrange [-0.7:nbench - 0.3]
 set ylabel "sample, % of the base median"
-set bmargin 9
+set bmargin 13
 # 100 % is the base median: where a side sits against it is the change
 set arrow from graph 0, first 100 to graph 1, first 100 nohead dt 2 \
 	lc rgb "#888888"

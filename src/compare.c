@@ -13,6 +13,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,9 +283,47 @@ static void warn_one_sided(const struct nsb_side *s,
 	}
 }
 
+/* Drops the series whose names do not match --filter, from one side. */
+static void filter_side(struct nsb_side *s, const regex_t *re)
+{
+	size_t i, k = 0;
+
+	/* s->s[] is the side's own array: compact it in place */
+	for (i = 0; i < s->n; i++) {
+		if (!regexec(re, s->s[i].name, 0, NULL, 0)) {
+			s->s[k++] = s->s[i];
+			continue;
+		}
+		nsb_series_free(&s->s[i]);
+	}
+	s->n = k;
+}
+
+static int apply_filter(struct nsb_comparison *c)
+{
+	regex_t re;
+	int err = regcomp(&re, c->o.filter, REG_EXTENDED | REG_NOSUB);
+
+	if (err) {
+		char msg[128];
+
+		regerror(err, &re, msg, sizeof(msg));
+		fprintf(stderr, "nsbench: --filter=%s: %s\n", c->o.filter, msg);
+		return -1;
+	}
+	filter_side(&c->base, &re);
+	filter_side(&c->patched, &re);
+	filter_side(&c->aa, &re);
+	regfree(&re);
+	return 0;
+}
+
 static int build_rows(struct nsb_comparison *c)
 {
 	size_t i, missing = 0;
+
+	if (c->o.filter && apply_filter(c))
+		return -1;
 
 	warn_one_sided(&c->base, &c->patched, c->o.strict, &missing);
 	warn_one_sided(&c->patched, &c->base, c->o.strict, &missing);
@@ -362,6 +401,7 @@ const char nsb_compare_opts_help[] =
 "  --strict          a benchmark on one side only is an error (exit 2)\n"
 "                    instead of a warning and a skipped row\n"
 "  --metric=FIELD    real_time (default) or cpu_time\n"
+"  --filter=REGEX    only benchmarks whose name matches (extended regex)\n"
 "  --seed=N          bootstrap seed (default 20150204)\n"
 "\n"
 "Samples are run_type \"iteration\" entries (aggregates are ignored) of\n"
@@ -376,7 +416,7 @@ const char nsb_compare_opts_help[] =
 "skipped are reported, not gated.\n";
 
 enum { OPT_THRESHOLD = 256, OPT_AA, OPT_UNPAIRED, OPT_STRICT, OPT_METRIC,
-	OPT_SEED, OPT_HELP };
+	OPT_SEED, OPT_FILTER, OPT_HELP };
 
 static const struct option common_opts[] = {
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -385,6 +425,7 @@ static const struct option common_opts[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "help", no_argument, NULL, OPT_HELP },
 };
 
@@ -422,6 +463,9 @@ static int common_opt(struct nsb_comparison *c, int key, const char *arg,
 			goto bad;
 		nsb_metric = !strcmp(arg, "cpu_time") ? "cpu_time" :
 			     "real_time";
+		return 0;
+	case OPT_FILTER:
+		c->o.filter = arg;
 		return 0;
 	case OPT_SEED:
 		c->o.seed = strtoul(arg, &end, 0);

@@ -59,6 +59,7 @@ struct nsb_cmp_opts {
 	size_t reps;		/* bootstrap resamples */
 	bool unpaired;		/* ignore rounds */
 	bool strict;		/* one-sided benchmarks are errors */
+	const char *filter;	/* extended regex on names, or NULL */
 };
 
 struct nsb_comparison {

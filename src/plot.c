@@ -150,6 +150,37 @@ static size_t prefix_len(const struct nsb_comparison *c)
 	return len;
 }
 
+/*
+ * name without Google Benchmark's run-option segments ("/iterations:400",
+ * "/manual_time", ...): they say how, not what, and crowd the labels.
+ */
+static const char *display_name(const char *name, char *buf, size_t len)
+{
+	static const char *const opts[] = {
+		"iterations:", "repeats:", "min_time:", "min_warmup_time:",
+		"threads:", "manual_time", "real_time", "process_time", NULL,
+	};
+	const char *p = name;
+	size_t used = 0, w;
+	int i;
+
+	*buf = 0;
+	while (*p) {
+		w = strcspn(p + 1, "/") + 1;
+		for (i = 0; opts[i]; i++)
+			if (*p == '/' && !strncmp(p + 1, opts[i],
+						  strlen(opts[i])))
+				break;
+		if (!opts[i] && used + w < len) {
+			memcpy(buf + used, p, w);
+			used += w;
+			buf[used] = 0;
+		}
+		p += w;
+	}
+	return buf;
+}
+
 static bool usable(const struct nsb_row *r)
 {
 	return r->e.verdict < NSB_SKIP;
@@ -160,7 +191,7 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 {
 	size_t skip = prefix_len(c), i, n = 0;
 	double lo = INFINITY, hi = 0;
-	char *path = NULL, extra[256];
+	char *path = NULL, extra[256], label[512];
 	FILE *f;
 	int ret;
 
@@ -177,8 +208,9 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 
 		if (!usable(r))
 			continue;
-		fprintf(f, "\"%s\\n%+.1f%% %s\" %.9g %.9g %.9g %.9g %.9g "
-			"%.9g\n", r->name + skip, r->e.pct,
+		fprintf(f, "\"%s  %+.1f%% %s\" %.9g %.9g %.9g %.9g %.9g "
+			"%.9g\n", display_name(r->name + skip, label,
+						sizeof(label)), r->e.pct,
 			nsb_verdict_name(r->e.verdict), r->sa.median,
 			r->sa.ci_lo, r->sa.ci_hi, r->sb.median, r->sb.ci_lo,
 			r->sb.ci_hi);
@@ -188,8 +220,9 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 	}
 	fclose(f);
 	/* one axis for 0.6 ns and 2 us only works logarithmically */
-	snprintf(extra, sizeof(extra), "unit_label = '%s'\nlogscale = %d",
-		 unit_label(c), lo > 0 && hi / lo > 30);
+	snprintf(extra, sizeof(extra), "unit_label = '%s'\nlogscale = %d\n"
+		 "width = %zu\nheight = 640", unit_label(c),
+		 lo > 0 && hi / lo > 30, n > 12 ? 300 + 60 * n : 1000);
 	ret = n ? render(o, "ab", path, title, extra) : 0;
 	free(path);
 	return ret;
@@ -230,10 +263,12 @@ static char *depth_group(const char *name)
 static void depth_block(FILE *f, const struct nsb_comparison *c,
 			const char *group, int side, size_t skip)
 {
+	char label[512];
 	size_t i;
 	long n;
 
-	fprintf(f, "\"%s (%s)\"\n", group + skip, side ? "patched" : "base");
+	fprintf(f, "\"%s (%s)\"\n", display_name(group + skip, label,
+		sizeof(label)), side ? "patched" : "base");
 	for (i = 0; i < c->n; i++) {
 		const struct nsb_row *r = &c->rows[i];
 		const struct nsb_summary *s = side ? &r->sb : &r->sa;
@@ -313,6 +348,7 @@ static int plot_dist(const struct plot_opts *o,
 	size_t skip = prefix_len(c), i, n = 0, used = 0;
 	char *path = NULL, *extra = NULL;
 	size_t cap = 256 + c->n * 300;
+	char label[512];
 	int ret = -1;
 	FILE *f;
 
@@ -332,11 +368,13 @@ static int plot_dist(const struct plot_opts *o,
 		dist_block(f, r->b, r->sa.median);
 		used += (size_t)snprintf(extra + used, cap - used,
 					 "%s\"%.200s\" %zu", n ? ", " : "",
-					 r->name + skip, n);
+					 display_name(r->name + skip, label,
+						      sizeof(label)), n);
 		n++;
 	}
 	fclose(f);
-	snprintf(extra + used, cap - used, ")'\nnbench = %zu", n);
+	snprintf(extra + used, cap - used, ")'\nnbench = %zu\nwidth = %zu\n"
+		 "height = 640", n, n > 12 ? 300 + 60 * n : 1000);
 	ret = n ? render(o, "dist", path, title, extra) : 0;
 out:
 	free(path);

@@ -352,20 +352,25 @@ int nsb_side_load(struct nsb_side *side, const char *path)
 	return ret ? -1 : 0;
 }
 
+void nsb_series_free(struct nsb_series *s)
+{
+	size_t j;
+
+	for (j = 0; j < s->n; j++)
+		free(s->round[j]);
+	free(s->round);
+	free(s->v);
+	free(s->name);
+	free(s->why);
+	memset(s, 0, sizeof(*s));
+}
+
 void nsb_side_free(struct nsb_side *side)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < side->n; i++) {
-		struct nsb_series *s = &side->s[i];
-
-		for (j = 0; j < s->n; j++)
-			free(s->round[j]);
-		free(s->round);
-		free(s->v);
-		free(s->name);
-		free(s->why);
-	}
+	for (i = 0; i < side->n; i++)
+		nsb_series_free(&side->s[i]);
 	for (i = 0; i < side->nfiles; i++)
 		json_decref(side->ctx[i]);
 	free(side->ctx);

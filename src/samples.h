@@ -50,6 +50,7 @@ void nsb_side_init(struct nsb_side *side, const char *label);
 /* Adds a file's samples; on bad input prints "file: why" and returns -1. */
 int nsb_side_load(struct nsb_side *side, const char *path);
 void nsb_side_free(struct nsb_side *side);
+void nsb_series_free(struct nsb_series *s);
 struct nsb_series *nsb_side_find(const struct nsb_side *side,
 				 const char *name);
 /* A context value of the side's first file that has it, or NULL. */

@@ -77,6 +77,18 @@ run 1 "hyperfine JSON is read directly" \
 	compare "$FIX/hyperfine-base.json" -- "$FIX/hyperfine-patched.json"
 has out '1.000 ms' "hyperfine seconds shown as ms"
 
+run 1 "several files per side pool by name" \
+	compare --format=json "$FIX/base.json" "$FIX/base.json" -- "$FIX/patched.json"
+jq -e '.rows[0].base.n == 16 and .rows[0].patched.n == 8' "$tmp/out" \
+	>/dev/null
+ok $? "pooled: 16 base samples against 8"
+run 0 "--filter keeps matching rows" compare --format=json \
+	--filter='open/' "$FIX/base.json" -- "$FIX/patched.json"
+jq -e '[.rows[].name] == ["fix/open/same"]' "$tmp/out" >/dev/null
+ok $? "only fix/open/same left"
+run 2 "bad --filter regex" compare --filter='(' "$FIX/base.json" -- \
+	"$FIX/patched.json"
+
 run 0 "--help" compare --help
 has out 'BASE... -- PATCHED' "help shows usage"
 run 2 "no separator is a usage error" compare "$FIX/base.json"
