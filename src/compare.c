@@ -393,8 +393,9 @@ out:
 
 const char nsb_compare_opts_help[] =
 "  --threshold=PCT   noise threshold in percent of the base median\n"
-"                    (default 2): verdicts are slower/faster beyond it,\n"
-"                    same when the 95% CI lies inside it, else noisy\n"
+"                    (default 2).  Verdicts: slower/faster when p < 0.05\n"
+"                    and the estimate lies beyond +-PCT; same when the\n"
+"                    whole 95% CI lies inside +-PCT; else noisy\n"
 "  --aa=FILE         a second run of the base (an A/A pair; repeatable):\n"
 "                    its residual against BASE is reported per benchmark\n"
 "  --unpaired        ignore A/B rounds even where both sides have them\n"

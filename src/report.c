@@ -101,6 +101,8 @@ static void sample_range(const struct nsb_comparison *c, char *buf,
 		size_t n[2] = { r->a->n, r->b->n };
 		int k;
 
+		if (r->e.verdict >= NSB_SKIP)
+			continue;	/* no samples on a side */
 		for (k = 0; k < 2; k++) {
 			if (n[k] < lo)
 				lo = n[k];
@@ -108,7 +110,9 @@ static void sample_range(const struct nsb_comparison *c, char *buf,
 				hi = n[k];
 		}
 	}
-	if (lo == hi)
+	if (lo > hi)
+		snprintf(buf, len, "no");
+	else if (lo == hi)
 		snprintf(buf, len, "%zu", lo);
 	else
 		snprintf(buf, len, "%zu-%zu", lo, hi);
