@@ -11,3 +11,4 @@ NSB_CMD(compare, "compare results: BASE... -- PATCHED... (tests, CIs, verdicts)"
 NSB_CMD(summary, "one run's results as a table per benchmark family")
 NSB_CMD(report, "posting-ready report (72-col text or Markdown) of a comparison")
 NSB_CMD(plot, "render comparison plots (A/B, depth, distribution) or a trend")
+NSB_CMD(import_hyperfine, "convert hyperfine --export-json output into nsbench results JSON")

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * import.c — `nsbench import-hyperfine IN.json OUT.json`: hyperfine's
+ * --export-json output as an nsbench results file (results/README.md), so
+ * whole-process workloads reach compare/report/plot in the one format.
+ *
+ * Each hyperfine run becomes one "iteration" entry (iterations 1,
+ * repetition_index = run number, real_time in ns).  hyperfine records CPU
+ * time only as a mean over runs, so every entry's cpu_time is that mean;
+ * the context says so.  Names: <prefix>/<command or --command-name>
+ * followed by /<param>:<value> for each -L/-P parameter, e.g.
+ * "wl/exec/suid/init/depth:8".
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "src/nsbench.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nsbench import-hyperfine [--prefix=P] [--label=L] [--mode=M] IN.json OUT.json\n"
+"  --prefix=P  benchmark name prefix (default hyperfine)\n"
+"  --label=L   nsbench_label of the results (default hyperfine)\n"
+"  --mode=M    native | kvm | tcg | icount (default native)\n");
+}
+
+static json_t *context_obj;
+
+static void add_context(const char *key, const char *value)
+{
+	json_object_set_new(context_obj, key, json_string(value));
+}
+
+/* The keys Google Benchmark itself puts into every context. */
+static void add_host_and_date(void)
+{
+	char host[256] = "unknown", date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gethostname(host, sizeof(host) - 1);
+	localtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	add_context("host_name", host);
+	add_context("date", date);
+}
+
+/* prefix/command (blanks as '_')[/param:value...]; malloc'd. */
+static char *entry_name(const char *prefix, const char *command,
+			json_t *params)
+{
+	size_t cap = strlen(prefix) + strlen(command) + 2, len;
+	const char *key;
+	json_t *val;
+	char *name, *p;
+
+	json_object_foreach(params, key, val)
+		cap += strlen(key) + strlen(json_string_value(val) ?: "") + 2;
+	name = malloc(cap + 1);
+	if (!name)
+		return NULL;
+	len = sprintf(name, "%s/", prefix);
+	for (p = (char *)command; *p; p++)
+		if (!isspace((unsigned char)*p) || (len && name[len - 1] != '_'))
+			name[len++] = isspace((unsigned char)*p) ? '_' : *p;
+	name[len] = 0;
+	json_object_foreach(params, key, val)
+		len += sprintf(name + len, "/%s:%s", key,
+			       json_string_value(val) ?: "");
+	return name;
+}
+
+static int bad(const char *in, const char *what, size_t i)
+{
+	fprintf(stderr, "%s: not hyperfine --export-json output: %s "
+		"(results[%zu])\n", in, what, i);
+	return -1;
+}
+
+/* Appends one entry per run of result r (index i) to benchmarks. */
+static int import_result(const char *in, const char *prefix, json_t *r,
+			 size_t i, json_t *benchmarks)
+{
+	const char *command = nsb_json_str(r, "command");
+	json_t *times = json_object_get(r, "times");
+	json_t *params = json_object_get(r, "parameters");
+	double user = json_number_value(json_object_get(r, "user"));
+	double sys = json_number_value(json_object_get(r, "system"));
+	size_t j, n;
+	char *name;
+
+	if (!command)
+		return bad(in, "no \"command\" string", i);
+	if (!json_is_array(times) || !json_array_size(times))
+		return bad(in, "no \"times\" array (hyperfine >= 1.10 exports it)",
+			   i);
+	if (params && !json_is_object(params))
+		return bad(in, "\"parameters\" is not an object", i);
+	name = entry_name(prefix, command, params);
+	if (!name)
+		return -1;
+	n = json_array_size(times);
+	for (j = 0; j < n; j++) {
+		json_t *t = json_array_get(times, j);
+		json_t *e;
+
+		if (!json_is_number(t) || json_number_value(t) < 0) {
+			free(name);
+			return bad(in, "a run time is not a number >= 0", i);
+		}
+		e = json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:i,"
+			      " s:f, s:f, s:s}",
+			      "name", name, "family_index", (json_int_t)i,
+			      "per_family_instance_index", 0,
+			      "run_name", name, "run_type", "iteration",
+			      "repetitions", (json_int_t)n,
+			      "repetition_index", (json_int_t)j,
+			      "threads", 1, "iterations", 1,
+			      "real_time", json_number_value(t) * 1e9,
+			      "cpu_time", (user + sys) * 1e9,
+			      "time_unit", "ns");
+		json_array_append_new(benchmarks, e);
+	}
+	free(name);
+	return 0;
+}
+
+static json_t *convert(const char *in, const char *prefix,
+		       const struct nsb_run_info *info)
+{
+	json_t *root = nsb_json_load(in), *results, *out, *benchmarks, *r;
+	size_t i;
+
+	if (!root)
+		return NULL;
+	results = json_object_get(root, "results");
+	if (!json_is_array(results) || !json_array_size(results)) {
+		fprintf(stderr, "%s: not hyperfine --export-json output: no "
+			"\"results\" array\n", in);
+		json_decref(root);
+		return NULL;
+	}
+	out = json_object();
+	context_obj = json_object();
+	benchmarks = json_array();
+	nsb_context_collect(info, add_context);
+	add_host_and_date();
+	add_context("executable", "hyperfine");
+	add_context("hyperfine_source", in);
+	add_context("hyperfine_cpu_time",
+		    "mean user+system per run over all runs (hyperfine keeps no "
+		    "per-run CPU time)");
+	add_context("nsbench_complete", "true");
+	add_context("nsbench_end_reason", "finished");
+	json_object_set_new(out, "context", context_obj);
+	json_object_set_new(out, "benchmarks", benchmarks);
+	json_array_foreach(results, i, r) {
+		if (!json_is_object(r) ||
+		    import_result(in, prefix, r, i, benchmarks)) {
+			if (!json_is_object(r))
+				bad(in, "not an object", i);
+			json_decref(out);
+			out = NULL;
+			break;
+		}
+	}
+	json_decref(root);
+	return out;
+}
+
+int cmd_import_hyperfine(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "prefix", required_argument, NULL, 'p' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nsb_run_info info = { .label = "hyperfine" };
+	const char *prefix = "hyperfine";
+	json_t *out;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': prefix = optarg; break;
+		case 'l': info.label = optarg; break;
+		case 'm': info.mode = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return 2;
+	}
+	out = convert(argv[optind], prefix, &info);
+	if (!out)
+		return 2;
+	ret = nsb_json_write_atomic(argv[optind + 1], out);
+	json_decref(out);
+	if (ret) {
+		fprintf(stderr, "%s: cannot write\n", argv[optind + 1]);
+		return 2;
+	}
+	return 0;
+}
