@@ -8,8 +8,8 @@
  * repetition_index = run number, real_time in ns).  hyperfine records CPU
  * time only as a mean over runs, so every entry's cpu_time is that mean;
  * the context says so.  Names: <prefix>/<command or --command-name>
- * followed by /<param>:<value> for each -L/-P parameter, e.g.
- * "wl/exec/suid/init/depth:8".
+ * followed by /<param>:<value> for each -L/-P parameter the name does not
+ * already hold, e.g. "wl/exec/suid/init/depth:8".
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -70,9 +70,15 @@ static char *entry_name(const char *prefix, const char *command,
 		if (!isspace((unsigned char)*p) || (len && name[len - 1] != '_'))
 			name[len++] = isspace((unsigned char)*p) ? '_' : *p;
 	name[len] = 0;
-	json_object_foreach(params, key, val)
-		len += sprintf(name + len, "/%s:%s", key,
-			       json_string_value(val) ?: "");
+	json_object_foreach(params, key, val) {
+		char kv[256];
+
+		/* Already in a --command-name such as "exec/depth:{depth}". */
+		snprintf(kv, sizeof(kv), "%s:%s", key,
+			 json_string_value(val) ?: "");
+		if (!strstr(command, kv))
+			len += sprintf(name + len, "/%s", kv);
+	}
 	return name;
 }
 
@@ -81,6 +87,44 @@ static int bad(const char *in, const char *what, size_t i)
 	fprintf(stderr, "%s: not hyperfine --export-json output: %s "
 		"(results[%zu])\n", in, what, i);
 	return -1;
+}
+
+/*
+ * hyperfine -i keeps going when a command fails; such a result is one
+ * error entry, a skip when every run exited 3 (nsb-wl's "the kernel
+ * refuses this scenario"), so no failed run's time becomes a sample.
+ */
+static bool failed_runs(json_t *r, const char *name, size_t i,
+			json_t *benchmarks)
+{
+	json_t *codes = json_object_get(r, "exit_codes"), *c;
+	size_t j, bad = 0, skips = 0, n = json_array_size(codes);
+	char msg[160];
+
+	json_array_foreach(codes, j, c) {
+		if (json_integer_value(c) != 0)
+			bad++;
+		if (json_integer_value(c) == 3)
+			skips++;
+	}
+	if (!bad)
+		return false;
+	if (skips == n)
+		snprintf(msg, sizeof(msg), "skipped: the workload exited 3 "
+			 "(scenario refused) in all %zu runs", n);
+	else
+		snprintf(msg, sizeof(msg), "the workload failed (exit status "
+			 "!= 0) in %zu of %zu runs", bad, n);
+	json_array_append_new(benchmarks, json_pack(
+		"{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:s,"
+		" s:b, s:s}",
+		"name", name, "family_index", (json_int_t)i,
+		"per_family_instance_index", 0, "run_name", name,
+		"run_type", "iteration", "repetitions", 1,
+		"repetition_index", 0, "threads", 1, "iterations", 0,
+		"real_time", 0.0, "cpu_time", 0.0, "time_unit", "ns",
+		"error_occurred", 1, "error_message", msg));
+	return true;
 }
 
 /* Appends one entry per run of result r (index i) to benchmarks. */
@@ -105,6 +149,10 @@ static int import_result(const char *in, const char *prefix, json_t *r,
 	name = entry_name(prefix, command, params);
 	if (!name)
 		return -1;
+	if (failed_runs(r, name, i, benchmarks)) {
+		free(name);
+		return 0;
+	}
 	n = json_array_size(times);
 	for (j = 0; j < n; j++) {
 		json_t *t = json_array_get(times, j);

@@ -69,8 +69,14 @@ static const char good[] =
 "    \"min\": 0.0019, \"max\": 0.0021,\n"
 "    \"times\": [0.0019, 0.002, 0.0021], \"exit_codes\": [0, 0, 0],\n"
 "    \"parameters\": { \"depth\": \"8\" } },\n"
+"  { \"command\": \"exec/d/depth:4\", \"times\": [0.001],\n"
+"    \"parameters\": { \"depth\": \"4\" } },\n"
 "  { \"command\": \"nsb-wl  mount --fs=tmpfs\", \"mean\": 0.001,\n"
-"    \"user\": 0.0, \"system\": 0.0, \"times\": [0.001, 0.0011] }\n"
+"    \"user\": 0.0, \"system\": 0.0, \"times\": [0.001, 0.0011] },\n"
+"  { \"command\": \"refused\", \"times\": [0.1, 0.1],\n"
+"    \"exit_codes\": [3, 3] },\n"
+"  { \"command\": \"broken\", \"times\": [0.1, 0.1],\n"
+"    \"exit_codes\": [0, 1] }\n"
 "] }\n";
 
 static void check_good(void)
@@ -89,7 +95,8 @@ static void check_good(void)
 	if (!root)
 		return;
 	b = json_object_get(root, "benchmarks");
-	is_int(json_array_size(b), 5, "one entry per run (3 + 2)");
+	is_int(json_array_size(b), 8, "one entry per run (3 + 1 + 2), one "
+	       "per failed command");
 	e = json_array_get(b, 1);
 	is_str(nsb_json_str(e, "name"), "wl/exec/suid/init/depth:8",
 	       "name: prefix, command, parameter");
@@ -103,9 +110,19 @@ static void check_good(void)
 	       "repetition_index is the run number");
 	is_near(json_number_value(json_object_get(e, "cpu_time")), 1.5e6, 1e-3,
 		"cpu_time is hyperfine's mean user+system");
-	e = json_array_get(b, 3);
+	is_str(nsb_json_str(json_array_get(b, 3), "name"), "wl/exec/d/depth:4",
+	       "a parameter already in the command name is not repeated");
+	e = json_array_get(b, 4);
 	is_str(nsb_json_str(e, "name"), "wl/nsb-wl_mount_--fs=tmpfs",
 	       "blanks in a command become one '_'");
+	e = json_array_get(b, 6);
+	ok(json_is_true(json_object_get(e, "error_occurred")) &&
+	   !strncmp(nsb_json_str(e, "error_message") ?: "", "skipped: ", 9),
+	   "every run exited 3: a skip");
+	e = json_array_get(b, 7);
+	ok(json_is_true(json_object_get(e, "error_occurred")) &&
+	   strstr(nsb_json_str(e, "error_message") ?: "", "1 of 2"),
+	   "a failed run: an error, no samples");
 	ctx = json_object_get(root, "context");
 	is_str(nsb_json_str(ctx, "nsbench_label"), "hf-test", "label in context");
 	ok(nsb_json_str(ctx, "kernel_release") != NULL,
