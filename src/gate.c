@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gate.c — `nsbench gate`: the newest run against a baseline, one verdict
+ * per benchmark, exit 1 on a regression beyond the threshold.
+ *
+ * When the results files of both runs are at hand the verdicts are those
+ * of `nsbench compare` (src/compare.h: paired by A/B round where it can,
+ * Hodges-Lehmann otherwise).  When only the history's summaries are, it
+ * compares the medians, and the change's interval is the widest the two
+ * medians' CIs allow: [new lo - base hi, new hi - base lo].  That is
+ * conservative — it says "noisy" more often than compare would — which is
+ * the right side to err on for a gate that must not cry wolf.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/compare.h"
+#include "src/history.h"
+#include "src/ktap.h"
+#include "src/nsbench.h"
+
+#define GATE_THRESHOLD	1.0	/* percent; icount noise is ~0.1 % */
+
+enum gate_fmt { FMT_TEXT, FMT_KTAP, FMT_JUNIT };
+
+/* One run as the gate sees it: summaries, and its results files if any. */
+struct side {
+	const char *run;
+	char *own_run;
+	const char *how;	/* "last accepted", "previous", ... */
+	char **files;
+	size_t nfiles;
+	bool own_files;
+	json_t *json;		/* records made from files */
+	struct nsb_hrec *r;
+	size_t n;
+};
+
+struct gate {
+	const char *history, *baseline, *results_dir, *run_id;
+	const char *ktap_out, *junit_out;
+	double threshold;
+	enum gate_fmt fmt;
+	bool have_re;
+	regex_t re;
+	char **files;
+	size_t nfiles;
+
+	struct nsb_history h;
+	struct side base, cur;
+	char method[200], why_none[200];
+	struct nsb_tpoint *t;
+	enum nsb_verdict *v;
+	size_t n, cap;
+};
+
+/* --- the two sides ---------------------------------------------------- */
+
+static bool readable(const char *path)
+{
+	return path && !access(path, R_OK);
+}
+
+static int add_file(struct side *s, const char *path)
+{
+	char **f;
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (!strcmp(s->files[i], path))
+			return 0;
+	f = realloc(s->files, (s->nfiles + 1) * sizeof(*f));
+	if (!f)
+		return -1;
+	s->files = f;
+	s->files[s->nfiles] = strdup(path);
+	return s->files[s->nfiles++] ? 0 : -1;
+}
+
+/*
+ * The results files of a history run: the files its records name, if
+ * all are still there, else DIR/RUN.json.  None is fine: the gate then
+ * works from the summaries.
+ */
+static int find_files(struct gate *g, struct side *s)
+{
+	char *path = NULL;
+	size_t i;
+	int ret = 0;
+
+	s->own_files = true;
+	for (i = 0; i < s->n; i++) {
+		if (!readable(s->r[i].file))
+			goto dir;
+		if (add_file(s, s->r[i].file))
+			return -1;
+	}
+	if (s->nfiles)
+		return 0;
+dir:
+	for (i = 0; i < s->nfiles; i++)
+		free(s->files[i]);
+	s->nfiles = 0;
+	if (!g->results_dir)
+		return 0;
+	if (asprintf(&path, "%s/%s.json", g->results_dir, s->run) < 0)
+		return -1;
+	if (readable(path))
+		ret = add_file(s, path);
+	free(path);
+	return ret;
+}
+
+static int side_from_history(struct gate *g, struct side *s)
+{
+	size_t i;
+
+	s->r = calloc(g->h.n ? g->h.n : 1, sizeof(*s->r));
+	if (!s->r)
+		return -1;
+	for (i = 0; i < g->h.n; i++)
+		if (!strcmp(g->h.r[i].run, s->run))
+			s->r[s->n++] = g->h.r[i];
+	return find_files(g, s);
+}
+
+static int side_from_files(struct side *s, char **files, size_t n,
+			   const char *run_id)
+{
+	const char *bad;
+	json_t *o;
+	size_t i;
+
+	s->files = files;
+	s->nfiles = n;
+	s->json = nsb_history_records(files, n, run_id);
+	if (!s->json)
+		return -1;
+	s->r = calloc(json_array_size(s->json) + 1, sizeof(*s->r));
+	if (!s->r)
+		return -1;
+	json_array_foreach(s->json, i, o) {
+		bad = nsb_hrec_parse(o, &s->r[s->n]);
+		if (bad) {
+			fprintf(stderr, "nsbench gate: %s: bad %s\n", files[0],
+				bad);
+			return -1;
+		}
+		s->n++;
+	}
+	s->run = s->n ? s->r[0].run : run_id;
+	return 0;
+}
+
+static void side_free(struct side *s)
+{
+	size_t i;
+
+	if (s->own_files)
+		for (i = 0; i < s->nfiles; i++)
+			free(s->files[i]);
+	if (s->own_files)
+		free(s->files);
+	free(s->r);
+	free(s->own_run);
+	json_decref(s->json);
+}
+
+static const struct nsb_hrec *side_find(const struct side *s,
+					const char *bench)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->r[i].bench, bench))
+			return &s->r[i];
+	return NULL;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* Returns 0, 1 if there is no baseline yet, -1 on error. */
+static int resolve_base(struct gate *g)
+{
+	const char *b = g->baseline;
+	long i;
+
+	if (!strcmp(b, "last-accepted")) {
+		g->base.run = g->h.accepted;
+		g->base.how = "last accepted";
+		if (!g->base.run)
+			snprintf(g->why_none, sizeof(g->why_none),
+				 "no accepted run in %s yet (nsbench history "
+				 "accept RUN)", g->history);
+	} else if (!strcmp(b, "previous")) {
+		i = nsb_history_run_index(&g->h, g->cur.run);
+		i = i < 0 ? (long)g->h.nruns - 1 : i - 1;
+		g->base.run = i >= 0 ? g->h.runs[i] : NULL;
+		g->base.how = "previous run";
+		if (!g->base.run)
+			snprintf(g->why_none, sizeof(g->why_none),
+				 "no run before %s", g->cur.run);
+	} else if (ends_with(b, ".json") && readable(b)) {
+		g->base.how = "results file";
+		return side_from_files(&g->base, (char **)&g->baseline, 1,
+				       NULL);
+	} else if (nsb_history_has_run(&g->h, b)) {
+		g->base.run = b;
+		g->base.how = "named";
+	} else {
+		fprintf(stderr, "nsbench gate: no run '%s' in %s (and no such "
+			"results file)\n", b, g->history);
+		return -1;
+	}
+	if (!g->base.run)
+		return 1;
+	if (!strcmp(g->base.run, g->cur.run)) {
+		fprintf(stderr, "nsbench gate: the baseline is the new run "
+			"itself (%s)\n", g->cur.run);
+		return -1;
+	}
+	return side_from_history(g, &g->base);
+}
+
+static int resolve_new(struct gate *g)
+{
+	if (g->nfiles)
+		return side_from_files(&g->cur, g->files, g->nfiles,
+				       g->run_id);
+	if (!g->h.nruns) {
+		fprintf(stderr, "nsbench gate: %s has no runs\n", g->history);
+		return -1;
+	}
+	g->cur.run = g->h.runs[g->h.nruns - 1];
+	return side_from_history(g, &g->cur);
+}
+
+/* --- verdicts as test points ------------------------------------------ */
+
+static bool wanted(const struct gate *g, const char *name)
+{
+	return !g->have_re || !regexec(&g->re, name, 0, NULL, 0);
+}
+
+static struct nsb_tpoint *new_point(struct gate *g, const char *name,
+				    enum nsb_verdict v)
+{
+	struct nsb_tpoint *t;
+	enum nsb_verdict *nv;
+
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 32;
+		t = realloc(g->t, g->cap * sizeof(*t));
+		if (t)
+			g->t = t;
+		nv = realloc(g->v, g->cap * sizeof(*nv));
+		if (nv)
+			g->v = nv;
+		if (!t || !nv)
+			return NULL;
+	}
+	t = &g->t[g->n];
+	memset(t, 0, sizeof(*t));
+	t->name = strdup(name);
+	if (!t->name)
+		return NULL;
+	g->v[g->n++] = v;
+	return t;
+}
+
+/* A skip, or a failure when the new run itself failed (a crash?). */
+static int point_unusable(struct gate *g, const char *name, bool fail,
+			  const char *why)
+{
+	struct nsb_tpoint *t = new_point(g, name, fail ? NSB_ERROR :
+					 NSB_SKIP);
+
+	if (!t)
+		return -1;
+	t->result = fail ? NSB_T_FAIL : NSB_T_SKIP;
+	snprintf(t->text, sizeof(t->text), "%s%.150s", fail ? "error: " : "",
+		 why);
+	return 0;
+}
+
+static const char *verdict_word(enum nsb_verdict v)
+{
+	switch (v) {
+	case NSB_SLOWER:	return "regression";
+	case NSB_FASTER:	return "improvement";
+	default:		return nsb_verdict_name(v);
+	}
+}
+
+static int point_verdict(struct gate *g, const char *name,
+			 enum nsb_verdict v, const double pct[3],
+			 const double val[2], bool icount, const char *note)
+{
+	struct nsb_tpoint *t = new_point(g, name, v);
+	char a[32], b[32];
+
+	if (!t)
+		return -1;
+	t->result = v == NSB_SLOWER ? NSB_T_FAIL : NSB_T_OK;
+	snprintf(t->text, sizeof(t->text), "%s %+.2f %% (95%% CI %+.2f..%+.2f"
+		 " %%)%s%s", verdict_word(v), pct[0], pct[1], pct[2],
+		 v == NSB_NOISY ? ", not gated" : "",
+		 v == NSB_NOISY && note && *note ? ": " : "");
+	if (v == NSB_NOISY && note && *note)
+		snprintf(t->text + strlen(t->text),
+			 sizeof(t->text) - strlen(t->text), "%s", note);
+	nsb_fmt_value(a, sizeof(a), val[0], icount);
+	nsb_fmt_value(b, sizeof(b), val[1], icount);
+	snprintf(t->detail, sizeof(t->detail), "%s: median %s -> %s", name,
+		 a, b);
+	return 0;
+}
+
+/* Medians and their CIs only: see the comment at the top. */
+static enum nsb_verdict verdict_cis(const struct nsb_hrec *a,
+				    const struct nsb_hrec *b, double thr,
+				    double pct[3])
+{
+	double base = a->median;
+
+	if (!(base > 0))
+		return NSB_NOISY;
+	pct[0] = 100 * (b->median - base) / base;
+	pct[1] = 100 * (b->ci_lo - a->ci_hi) / base;
+	pct[2] = 100 * (b->ci_hi - a->ci_lo) / base;
+	if (pct[1] >= -thr && pct[2] <= thr)
+		return NSB_SAME;
+	if (pct[1] > 0 && pct[0] > thr)
+		return NSB_SLOWER;
+	if (pct[2] < 0 && pct[0] < -thr)
+		return NSB_FASTER;
+	return NSB_NOISY;
+}
+
+static int history_row(struct gate *g, const struct nsb_hrec *r)
+{
+	const struct nsb_hrec *a = side_find(&g->base, r->bench);
+	double pct[3] = { 0 }, val[2];
+	enum nsb_verdict v;
+	char why[160];
+
+	if (strcmp(r->status, "ok"))
+		return point_unusable(g, r->bench, !strcmp(r->status, "error"),
+				      r->why ? r->why : r->status);
+	if (!a || strcmp(a->status, "ok")) {
+		snprintf(why, sizeof(why), "baseline %s: %s", g->base.run,
+			 a ? (a->why ? a->why : a->status) : "not measured");
+		return point_unusable(g, r->bench, false, why);
+	}
+	if (strcmp(a->unit, r->unit)) {
+		snprintf(why, sizeof(why), "units differ: %s against %s",
+			 r->unit, a->unit);
+		return point_unusable(g, r->bench, false, why);
+	}
+	v = verdict_cis(a, r, g->threshold, pct);
+	val[0] = a->median;
+	val[1] = r->median;
+	return point_verdict(g, r->bench, v, pct, val,
+			     !strcmp(r->unit, NSB_UNIT_ICOUNT),
+			     v == NSB_NOISY ? "CIs of the medians overlap "
+			     "the threshold" : NULL);
+}
+
+static int gate_history(struct gate *g)
+{
+	size_t i;
+
+	snprintf(g->method, sizeof(g->method), "history medians and their "
+		 "CIs (results files of both runs not found)");
+	for (i = 0; i < g->cur.n; i++)
+		if (wanted(g, g->cur.r[i].bench) &&
+		    history_row(g, &g->cur.r[i]))
+			return -1;
+	return 0;
+}
+
+static int compare_row(struct gate *g, const struct nsb_comparison *c,
+		       const struct nsb_row *r)
+{
+	const struct nsb_effect *e = &r->e;
+	double pct[3] = { e->pct, e->lo_pct, e->hi_pct };
+	double val[2] = { r->sa.median, r->sb.median };
+
+	if (e->verdict == NSB_SKIP || e->verdict == NSB_ERROR)
+		return point_unusable(g, r->name, r->b->errors && !r->b->n,
+				      e->note);
+	return point_verdict(g, r->name, e->verdict, pct, val,
+			     c->base.icount, e->note);
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "nsbench gate: nsbench compare refused the results files "
+		"(see above)\n");
+}
+
+static int run_compare(struct gate *g, struct nsb_comparison *c)
+{
+	size_t i, k = 0, argc = g->base.nfiles + g->cur.nfiles + 3;
+	char **argv = calloc(argc + 1, sizeof(*argv)), thr[48];
+	int ret;
+
+	if (!argv)
+		return -1;
+	snprintf(thr, sizeof(thr), "--threshold=%g", g->threshold);
+	argv[k++] = "gate";
+	argv[k++] = thr;
+	for (i = 0; i < g->base.nfiles; i++)
+		argv[k++] = g->base.files[i];
+	argv[k++] = "--";
+	for (i = 0; i < g->cur.nfiles; i++)
+		argv[k++] = g->cur.files[i];
+	ret = nsb_compare_main(c, (int)argc, argv, NULL, NULL, NULL, NULL,
+			       compare_usage);
+	free(argv);
+	return ret ? -1 : 0;
+}
+
+static int gate_compare(struct gate *g)
+{
+	struct nsb_comparison c;
+	size_t i;
+	int ret = -1;
+
+	if (run_compare(g, &c))
+		goto out;
+	snprintf(g->method, sizeof(g->method), "nsbench compare on the "
+		 "results files (%s)", c.n && c.rows[0].e.paired ?
+		 "paired by A/B round" : "Hodges-Lehmann, unpaired");
+	for (i = 0; i < c.n; i++)
+		if (wanted(g, c.rows[i].name) && compare_row(g, &c, &c.rows[i]))
+			goto out;
+	/* benchmarks new in this run: compare skips them, say so */
+	for (i = 0; i < c.patched.n; i++)
+		if (wanted(g, c.patched.s[i].name) &&
+		    !nsb_side_find(&c.base, c.patched.s[i].name) &&
+		    point_unusable(g, c.patched.s[i].name, false,
+				   "not in the baseline run"))
+			goto out;
+	ret = 0;
+out:
+	nsb_comparison_free(&c);
+	return ret;
+}
+
+static int gate_none(struct gate *g)
+{
+	size_t i;
+
+	snprintf(g->method, sizeof(g->method), "none: %.190s", g->why_none);
+	for (i = 0; i < g->cur.n; i++)
+		if (wanted(g, g->cur.r[i].bench) &&
+		    point_unusable(g, g->cur.r[i].bench, false, "no baseline"))
+			return -1;
+	return 0;
+}
+
+/* --- output ----------------------------------------------------------- */
+
+static size_t failures(const struct gate *g)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < g->n; i++)
+		k += g->t[i].result == NSB_T_FAIL;
+	return k;
+}
+
+static void header(const struct gate *g, char lines[3][256])
+{
+	snprintf(lines[0], 256, "nsbench gate: run %s against %s%s%s%s, "
+		 "threshold %g %%", g->cur.run ? g->cur.run : "?",
+		 g->base.run ? g->base.run : "no baseline",
+		 g->base.run ? " (" : "", g->base.run ? g->base.how : "",
+		 g->base.run ? ")" : "", g->threshold);
+	snprintf(lines[1], 256, "method: %s", g->method);
+	snprintf(lines[2], 256, "nsbench %s", nsb_version());
+}
+
+static void print_ktap(FILE *f, const struct gate *g)
+{
+	char lines[3][256];
+	const char *hdr[3] = { lines[0], lines[1], lines[2] };
+	size_t i, k[3] = { 0 };
+
+	header(g, lines);
+	nsb_ktap_print(f, hdr, 3, g->t, g->n);
+	for (i = 0; i < g->n; i++)
+		k[g->t[i].result]++;
+	/* the kselftest runner's closing line */
+	fprintf(f, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu "
+		"error:0\n", k[NSB_T_OK], k[NSB_T_FAIL], k[NSB_T_SKIP]);
+}
+
+static void print_text(FILE *f, const struct gate *g)
+{
+	char lines[3][256];
+	size_t i, k[NSB_ERROR + 1] = { 0 }, fail = failures(g);
+
+	header(g, lines);
+	fprintf(f, "%s\n%s\n\n", lines[0], lines[1]);
+	for (i = 0; i < g->n; i++) {
+		k[g->v[i]]++;
+		fprintf(f, "%-7s %s\n        %s\n",
+			g->t[i].result == NSB_T_FAIL ? "FAIL" :
+			g->t[i].result == NSB_T_SKIP ? "skip" : "ok",
+			g->t[i].name, g->t[i].text);
+	}
+	fprintf(f, "\n%s: %zu regression(s), %zu error(s), %zu same, %zu "
+		"improvement(s), %zu noisy, %zu skipped, of %zu\n",
+		fail ? "FAIL" : "PASS", k[NSB_SLOWER], k[NSB_ERROR],
+		k[NSB_SAME], k[NSB_FASTER], k[NSB_NOISY], k[NSB_SKIP], g->n);
+}
+
+static void print_fmt(FILE *f, const struct gate *g, enum gate_fmt fmt)
+{
+	if (fmt == FMT_KTAP)
+		print_ktap(f, g);
+	else if (fmt == FMT_JUNIT)
+		nsb_junit_print(f, "nsbench gate", g->t, g->n);
+	else
+		print_text(f, g);
+}
+
+/* Extra outputs (--ktap=FILE, --junit=FILE), written atomically. */
+static int write_fmt(const struct gate *g, const char *path,
+		     enum gate_fmt fmt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (!path)
+		return 0;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	print_fmt(f, g, fmt);
+	if (fclose(f)) {
+		free(text);
+		return -1;
+	}
+	ret = nsb_write_file_atomic(path, text, len);
+	free(text);
+	return ret;
+}
+
+/* --- command line ----------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nsbench gate [options] [NEW.json...]\n"
+"\n"
+"Compare the newest run of the history (or the run made of NEW.json...)\n"
+"with a baseline, benchmark by benchmark; exit 1 if any is slower beyond\n"
+"the threshold (or failed in the new run), 0 otherwise, 2 on error.\n"
+"\n"
+"  --history=FILE      the history (default " NSB_HISTORY_DEFAULT ")\n"
+"  --baseline=WHICH    last-accepted (default; see 'nsbench history\n"
+"                      accept'), previous (the run before), a run id of\n"
+"                      the history, or a results file\n"
+"  --threshold=PCT     regression threshold in %% (default %g: icount's\n"
+"                      noise is ~0.1 %%, native timing needs more)\n"
+"  --format=FMT        text (default), ktap (KTAP version 1, for prove,\n"
+"                      kselftest runners, KernelCI, LAVA) or junit (XML)\n"
+"  --ktap=FILE --junit=FILE   also write that format to FILE\n"
+"  --benchmark=RE      only benchmarks matching the extended regex RE\n"
+"  --results-dir=DIR   look for results files as DIR/<run>.json\n"
+"  --run-id=ID         the run id of NEW.json... (default: first name)\n"
+"\n"
+"With the results files of both runs (the history records where they\n"
+"were; or NEW.json and a results-file baseline) the verdicts are those of\n"
+"'nsbench compare'; with the history alone, the medians are compared and\n"
+"the change's CI is the widest the two medians' CIs allow.  A run without\n"
+"a baseline yet gives skips and exit 0.\n", GATE_THRESHOLD);
+}
+
+static int parse_fmt(const char *arg, enum gate_fmt *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = FMT_TEXT;
+	else if (!strcmp(arg, "ktap") || !strcmp(arg, "tap"))
+		*fmt = FMT_KTAP;
+	else if (!strcmp(arg, "junit"))
+		*fmt = FMT_JUNIT;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_args(struct gate *g, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "history", required_argument, NULL, 'H' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "ktap", required_argument, NULL, 'k' },
+		{ "junit", required_argument, NULL, 'j' },
+		{ "benchmark", required_argument, NULL, 'B' },
+		{ "results-dir", required_argument, NULL, 'd' },
+		{ "run-id", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int key;
+
+	optind = 0;
+	while ((key = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (key) {
+		case 'H':
+			g->history = optarg;
+			break;
+		case 'b':
+			g->baseline = optarg;
+			break;
+		case 'k':
+			g->ktap_out = optarg;
+			break;
+		case 'j':
+			g->junit_out = optarg;
+			break;
+		case 'd':
+			g->results_dir = optarg;
+			break;
+		case 'r':
+			g->run_id = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 3;
+		case 't':
+			g->threshold = strtod(optarg, &end);
+			if (!*optarg || *end || !(g->threshold >= 0))
+				goto bad;
+			break;
+		case 'f':
+			if (parse_fmt(optarg, &g->fmt))
+				goto bad;
+			break;
+		case 'B':
+			if (regcomp(&g->re, optarg, REG_EXTENDED | REG_NOSUB))
+				goto bad;
+			g->have_re = true;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	g->files = argv + optind;
+	g->nfiles = (size_t)(argc - optind);
+	return 0;
+bad:
+	fprintf(stderr, "nsbench gate: bad value '%s'\n", optarg);
+	usage(stderr);
+	return 2;
+}
+
+static int evaluate(struct gate *g)
+{
+	int r;
+
+	if (nsb_history_load(&g->h, g->history, stderr) || resolve_new(g))
+		return -1;
+	r = resolve_base(g);
+	if (r < 0)
+		return -1;
+	if (r > 0)
+		return gate_none(g);
+	if (g->base.nfiles && g->cur.nfiles)
+		return gate_compare(g);
+	return gate_history(g);
+}
+
+static void gate_free(struct gate *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free((char *)g->t[i].name);
+	free(g->t);
+	free(g->v);
+	side_free(&g->base);
+	side_free(&g->cur);
+	nsb_history_free(&g->h);
+	if (g->have_re)
+		regfree(&g->re);
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate g = {
+		.history = NSB_HISTORY_DEFAULT, .baseline = "last-accepted",
+		.threshold = GATE_THRESHOLD,
+	};
+	int ret = parse_args(&g, argc, argv);
+
+	if (ret) {
+		gate_free(&g);
+		return ret == 3 ? 0 : ret;
+	}
+	ret = 2;
+	if (evaluate(&g))
+		goto out;
+	if (!g.n) {
+		fprintf(stderr, "nsbench gate: no benchmark to gate\n");
+		goto out;
+	}
+	print_fmt(stdout, &g, g.fmt);
+	if (write_fmt(&g, g.ktap_out, FMT_KTAP) ||
+	    write_fmt(&g, g.junit_out, FMT_JUNIT))
+		goto out;
+	ret = failures(&g) ? 1 : 0;
+out:
+	gate_free(&g);
+	return ret;
+}

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * history.c — `nsbench history append|accept|show|changes|plot`: the CI
+ * history of runs (format in history.h), its change points (changepoint.h)
+ * and its trend plots (trend.c).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/changepoint.h"
+#include "src/compare.h"
+#include "src/history.h"
+#include "src/nsbench.h"
+
+enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
+
+struct hopts {
+	enum sub sub;
+	const char *history, *run_id, *note;
+	bool have_re, json, no_changes;
+	regex_t re;
+	struct nsb_cp_opts cp;
+	struct nsb_trend_opts plot;
+	long false_alarms;	/* series per noise kind, 0: off */
+};
+
+static const char *const sub_names[] = {
+	[SUB_APPEND] = "append", [SUB_ACCEPT] = "accept", [SUB_SHOW] = "show",
+	[SUB_CHANGES] = "changes", [SUB_PLOT] = "plot",
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nsbench history append [--run-id=ID] RESULTS.json...\n"
+"       nsbench history accept [--note=TEXT] RUN|latest\n"
+"       nsbench history show    [--benchmark=RE] [--no-changes]\n"
+"       nsbench history changes [--benchmark=RE] [--format=text|json]\n"
+"       nsbench history changes --false-alarms[=N]\n"
+"       nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...\n"
+"\n"
+"The CI history (default " NSB_HISTORY_DEFAULT ", --history=FILE):\n"
+"one JSON line per benchmark per run, appended atomically; corrupt or\n"
+"truncated lines are reported with their line number and skipped.\n"
+"\n"
+"  append    one run per results file (or all files as one run with\n"
+"            --run-id, e.g. the rounds of an A/B side); a run already in\n"
+"            the history is not appended twice\n"
+"  accept    mark a run as the baseline of 'nsbench gate'\n"
+"  show      each benchmark's series with its change points\n"
+"  changes   change points only; --false-alarms measures how often\n"
+"            noise-only series (N per noise kind, default 1000, lengths\n"
+"            30..50, Gaussian and Student t(3) noise of 1 %% CV, fixed\n"
+"            seeds) raise one with the current options\n"
+"  plot      trend plots (plots/trend.gp) with change points marked:\n"
+"            --out-dir=DIR (plots), --templates=DIR ($NSB_PLOTS or\n"
+"            plots), --stem=NAME (trend), --format=svg,png\n"
+"\n"
+"Change points: E-divisive means (Matteson and James 2014, as Apache\n"
+"Otava and MongoDB use it), each split kept if a permutation test says\n"
+"so, then flagged only if the change is at least --threshold and the\n"
+"Hodges-Lehmann CI of the shift excludes zero.\n"
+"  --sig=P          permutation test level (default %g)\n"
+"  --perms=N        permutations per test (default %d)\n"
+"  --threshold=PCT  smallest change flagged, %% (default %g)\n"
+"  --min-size=N     runs on each side of a change (default %d)\n"
+"  --seed=N         generator seed (default %lu): results are repeatable\n"
+"Measured false-alarm rate at the defaults: 1.0 %% of Gaussian and 0.4 %%\n"
+"of t(3) noise-only series (1000 each); 0 with --sig=0.001.\n",
+		NSB_CP_SIG, NSB_CP_PERMS, NSB_CP_THRESHOLD, NSB_CP_MIN_SIZE,
+		NSB_CP_SEED);
+}
+
+/* --- options ---------------------------------------------------------- */
+
+enum { O_HISTORY = 256, O_RUN_ID, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
+	O_SIG, O_PERMS, O_THRESHOLD, O_MIN_SIZE, O_SEED, O_FALSE, O_OUT_DIR,
+	O_TEMPLATES, O_STEM, O_HELP };
+
+static const struct option opts[] = {
+	{ "history", required_argument, NULL, O_HISTORY },
+	{ "run-id", required_argument, NULL, O_RUN_ID },
+	{ "note", required_argument, NULL, O_NOTE },
+	{ "benchmark", required_argument, NULL, O_BENCH },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "no-changes", no_argument, NULL, O_NO_CHANGES },
+	{ "sig", required_argument, NULL, O_SIG },
+	{ "perms", required_argument, NULL, O_PERMS },
+	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ "min-size", required_argument, NULL, O_MIN_SIZE },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "false-alarms", optional_argument, NULL, O_FALSE },
+	{ "out-dir", required_argument, NULL, O_OUT_DIR },
+	{ "templates", required_argument, NULL, O_TEMPLATES },
+	{ "stem", required_argument, NULL, O_STEM },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int num_arg(const char *arg, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	return *arg && !*end && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+static int format_opt(struct hopts *o, const char *arg)
+{
+	if (o->sub == SUB_PLOT) {
+		o->plot.svg = strstr(arg, "svg") != NULL;
+		o->plot.png = strstr(arg, "png") != NULL;
+		return o->plot.svg || o->plot.png ? 0 : -1;
+	}
+	o->json = !strcmp(arg, "json");
+	return o->json || !strcmp(arg, "text") ? 0 : -1;
+}
+
+/* 0 taken, -1 bad value. */
+static int take_opt(struct hopts *o, int key, const char *arg)
+{
+	switch (key) {
+	case O_HISTORY:
+		o->history = arg;
+		return 0;
+	case O_RUN_ID:
+		o->run_id = arg;
+		return 0;
+	case O_NOTE:
+		o->note = arg;
+		return 0;
+	case O_NO_CHANGES:
+		o->no_changes = true;
+		return 0;
+	case O_OUT_DIR:
+		o->plot.out_dir = arg;
+		return 0;
+	case O_TEMPLATES:
+		o->plot.templates = arg;
+		return 0;
+	case O_STEM:
+		o->plot.stem = arg;
+		return 0;
+	case O_FORMAT:
+		return format_opt(o, arg);
+	case O_BENCH:
+		if (regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB))
+			return -1;
+		o->have_re = true;
+		return 0;
+	}
+	return -2;
+}
+
+static int take_cp_opt(struct hopts *o, int key, const char *arg)
+{
+	double v;
+	int r = -1;
+
+	switch (key) {
+	case O_SIG:
+		r = num_arg(arg, 1e-6, 0.5, &o->cp.sig);
+		break;
+	case O_THRESHOLD:
+		r = num_arg(arg, 0, 1000, &o->cp.threshold);
+		break;
+	case O_PERMS:
+		if (!(r = num_arg(arg, 19, 1e6, &v)))
+			o->cp.perms = (size_t)v;
+		break;
+	case O_MIN_SIZE:
+		if (!(r = num_arg(arg, 2, 1e6, &v)))
+			o->cp.min_size = (size_t)v;
+		break;
+	case O_SEED:
+		if (!(r = num_arg(arg, 0, 4294967295.0, &v)))
+			o->cp.seed = (unsigned long)v;
+		break;
+	case O_FALSE:
+		o->false_alarms = 1000;
+		if (arg && !(r = num_arg(arg, 1, 1e6, &v)))
+			o->false_alarms = (long)v;
+		else
+			r = arg ? -1 : 0;
+		break;
+	}
+	return r;
+}
+
+static int parse(struct hopts *o, int argc, char **argv)
+{
+	size_t i;
+	int key, r;
+
+	for (i = 0; i < sizeof(sub_names) / sizeof(sub_names[0]); i++)
+		if (argc > 1 && !strcmp(argv[1], sub_names[i]))
+			break;
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 3;
+	}
+	if (i == sizeof(sub_names) / sizeof(sub_names[0])) {
+		usage(stderr);
+		return 2;
+	}
+	o->sub = (enum sub)i;
+	optind = 0;
+	while ((key = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+		if (key == O_HELP) {
+			usage(stdout);
+			return 3;
+		}
+		r = take_opt(o, key, optarg);
+		if (r == -2)
+			r = take_cp_opt(o, key, optarg);
+		if (r) {
+			if (key != '?')
+				fprintf(stderr, "nsbench history: bad value "
+					"'%s'\n", optarg ? optarg : "");
+			usage(stderr);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* --- append and accept ------------------------------------------------ */
+
+static int append_run(struct hopts *o, const struct nsb_history *h,
+		      char **files, size_t n, json_t *all)
+{
+	char *run = o->run_id ? strdup(o->run_id) :
+		    nsb_history_run_id(files[0]);
+	json_t *recs;
+	int ret = -1;
+
+	if (!run)
+		return -1;
+	if (nsb_history_has_run(h, run)) {
+		fprintf(stderr, "nsbench history: run %s is already in %s; "
+			"not appended again\n", run, h->path);
+		ret = 0;
+		goto out;
+	}
+	recs = nsb_history_records(files, n, run);
+	if (!recs)
+		goto out;
+	ret = json_array_extend(all, recs);
+	json_decref(recs);
+out:
+	free(run);
+	return ret;
+}
+
+static int cmd_append(struct hopts *o, struct nsb_history *h, int nargs,
+		      char **args)
+{
+	json_t *all = json_array();
+	size_t i;
+	int ret = 2;
+
+	if (nargs < 1) {
+		fprintf(stderr, "nsbench history append: no results file\n");
+		goto out;
+	}
+	if (o->run_id) {
+		if (append_run(o, h, args, (size_t)nargs, all))
+			goto out;
+	} else {
+		for (i = 0; i < (size_t)nargs; i++)
+			if (append_run(o, h, args + i, 1, all))
+				goto out;
+	}
+	if (json_array_size(all) && nsb_history_append(o->history, all))
+		goto out;
+	printf("%s: %zu record(s) appended\n", o->history,
+	       json_array_size(all));
+	ret = 0;
+out:
+	json_decref(all);
+	return ret;
+}
+
+static int cmd_accept(struct hopts *o, struct nsb_history *h, int nargs,
+		      char **args)
+{
+	const char *run;
+	json_t *arr;
+	int ret;
+
+	if (nargs != 1) {
+		fprintf(stderr, "nsbench history accept: need one run id\n");
+		return 2;
+	}
+	run = !strcmp(args[0], "latest") && h->nruns ?
+	      h->runs[h->nruns - 1] : args[0];
+	if (!nsb_history_has_run(h, run)) {
+		fprintf(stderr, "nsbench history accept: no run '%s' in %s\n",
+			run, o->history);
+		return 2;
+	}
+	arr = json_pack("[o]", nsb_history_accept_record(run, o->note));
+	ret = arr && !nsb_history_append(o->history, arr) ? 0 : 2;
+	json_decref(arr);
+	if (!ret)
+		printf("%s: accepted %s\n", o->history, run);
+	return ret;
+}
+
+/* --- per benchmark: show, changes, plot ------------------------------- */
+
+struct bench_view {
+	const char *bench;
+	const struct nsb_hrec **pts;
+	size_t n;
+	struct nsb_cp *cps;
+	size_t ncp;
+	bool icount;
+};
+
+/* "abc123..def456" when commits are known, else the kernels, else "". */
+static void commit_range(const struct nsb_hrec *a, const struct nsb_hrec *b,
+			 char *buf, size_t len)
+{
+	*buf = 0;
+	if (a->kernel_commit && b->kernel_commit)
+		snprintf(buf, len, "; commits %s..%s", a->kernel_commit,
+			 b->kernel_commit);
+	else if (a->kernel_release && b->kernel_release &&
+		 strcmp(a->kernel_release, b->kernel_release))
+		snprintf(buf, len, "; kernels %s -> %s", a->kernel_release,
+			 b->kernel_release);
+}
+
+static void print_cp(const struct bench_view *bv, const struct nsb_cp *cp)
+{
+	const struct nsb_hrec *a = bv->pts[cp->index - 1], *b =
+		bv->pts[cp->index];
+	char v0[32], v1[32], s0[32], s1[32], range[160];
+
+	nsb_fmt_value(v0, sizeof(v0), cp->before, bv->icount);
+	nsb_fmt_value(v1, sizeof(v1), cp->after, bv->icount);
+	nsb_fmt_value(s0, sizeof(s0), cp->shift.lo, bv->icount);
+	nsb_fmt_value(s1, sizeof(s1), cp->shift.hi, bv->icount);
+	commit_range(a, b, range, sizeof(range));
+	printf("  change at #%zu: %s -> %s, %+.2f %% (shift %.0f%% CI %s.."
+	       "%s, noise %.2f %%, p %.3f)\n    between runs %s and %s%s\n",
+	       cp->index, v0, v1, cp->pct, 100 * cp->shift.level, s0, s1,
+	       cp->noise_pct, cp->p, a->run, b->run, range);
+}
+
+static void print_series(const struct bench_view *bv)
+{
+	char med[32];
+	size_t i, c = 0;
+
+	printf("  %4s  %-40s %14s  %-17s %3s  %s\n", "#", "run", "median",
+	       "95% CI, % of it", "n", "kernel");
+	for (i = 0; i < bv->n; i++) {
+		const struct nsb_hrec *r = bv->pts[i];
+		double m = r->median;
+
+		if (c < bv->ncp && bv->cps[c].index == i)
+			printf("  ---- change %+.2f %% ----\n",
+			       bv->cps[c++].pct);
+		nsb_fmt_value(med, sizeof(med), m, bv->icount);
+		printf("  %4zu  %-40.40s %14s  %+7.2f..%+-7.2f %3zu  %s\n", i,
+		       r->run, med, 100 * (r->ci_lo - m) / m,
+		       100 * (r->ci_hi - m) / m, r->n,
+		       r->kernel_commit ? r->kernel_commit :
+		       r->kernel_release ? r->kernel_release : "");
+	}
+}
+
+static json_t *cp_json(const struct bench_view *bv, const struct nsb_cp *cp)
+{
+	const struct nsb_hrec *a = bv->pts[cp->index - 1], *b =
+		bv->pts[cp->index];
+	json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:f, s:f, s:f, s:f, "
+			      "s:{s:f, s:f, s:f, s:f}, s:f, s:f}",
+			      "benchmark", bv->bench,
+			      "index", (json_int_t)cp->index,
+			      "run_before", a->run, "run_after", b->run,
+			      "before", cp->before, "after", cp->after,
+			      "pct", cp->pct, "noise_pct", cp->noise_pct,
+			      "shift", "est", cp->shift.est, "lo",
+			      cp->shift.lo, "hi", cp->shift.hi, "level",
+			      cp->shift.level, "p", cp->p, "q", cp->q);
+
+	if (o && a->kernel_commit && b->kernel_commit) {
+		json_object_set_new(o, "commit_before",
+				    json_string(a->kernel_commit));
+		json_object_set_new(o, "commit_after",
+				    json_string(b->kernel_commit));
+	}
+	return o;
+}
+
+static int view(struct hopts *o, const struct nsb_history *h,
+		struct bench_view *bv, json_t *out)
+{
+	double *x;
+	long k;
+	size_t i;
+
+	bv->icount = bv->n && !strcmp(bv->pts[0]->unit, NSB_UNIT_ICOUNT);
+	x = malloc((bv->n + 1) * sizeof(*x));
+	if (!x)
+		return -1;
+	for (i = 0; i < bv->n; i++)
+		x[i] = bv->pts[i]->median;
+	k = nsb_changepoints(x, bv->n, &o->cp, &bv->cps);
+	free(x);
+	if (k < 0)
+		return -1;
+	bv->ncp = (size_t)k;
+	if (o->sub == SUB_PLOT)
+		return nsb_trend_plot(&o->plot, bv->bench, bv->pts, bv->n,
+				      bv->cps, bv->ncp);
+	if (o->json) {
+		for (i = 0; i < bv->ncp; i++)
+			if (json_array_append_new(out, cp_json(bv,
+							       &bv->cps[i])))
+				return -1;
+		return 0;
+	}
+	if (o->sub == SUB_CHANGES && !bv->ncp)
+		return 0;
+	printf("\n%s  (%s, %s; %zu runs)\n", bv->bench, bv->pts[0]->unit,
+	       bv->pts[0]->mode ? bv->pts[0]->mode : "?", bv->n);
+	if (o->sub == SUB_SHOW)
+		print_series(bv);
+	for (i = 0; i < bv->ncp && !o->no_changes; i++)
+		print_cp(bv, &bv->cps[i]);
+	return 0;
+}
+
+static bool first_of(const struct nsb_history *h, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(h->r[j].bench, h->r[i].bench))
+			return false;
+	return true;
+}
+
+static int cmd_views(struct hopts *o, const struct nsb_history *h)
+{
+	json_t *out = json_array();
+	struct bench_view bv;
+	size_t i, shown = 0;
+	long n;
+	int ret = 2;
+
+	for (i = 0; out && i < h->n; i++) {
+		if (!first_of(h, i) || (o->have_re &&
+		    regexec(&o->re, h->r[i].bench, 0, NULL, 0)))
+			continue;
+		memset(&bv, 0, sizeof(bv));
+		bv.bench = h->r[i].bench;
+		n = nsb_history_series(h, bv.bench, &bv.pts);
+		bv.n = n > 0 ? (size_t)n : 0;
+		if (n > 0 && view(o, h, &bv, out))
+			n = -1;
+		free(bv.pts);
+		free(bv.cps);
+		if (n < 0)
+			goto out;
+		shown += n > 0;
+	}
+	if (o->json && json_dumpf(out, stdout, JSON_INDENT(2)) == 0)
+		putchar('\n');
+	if (!shown)
+		fprintf(stderr, "nsbench history: no benchmark with results "
+			"in %s%s\n", h->path, o->have_re ? " matching" : "");
+	ret = shown ? 0 : 2;
+out:
+	json_decref(out);
+	return ret;
+}
+
+static int cmd_false_alarms(const struct hopts *o)
+{
+	static const char *const kind[] = { "Gaussian", "Student t(3)" };
+	double r;
+	int i;
+
+	printf("noise-only series: %ld per kind, lengths 30..50, noise CV 1 "
+	       "%%,\nsig %g, %zu permutations, threshold %g %%, min size "
+	       "%zu, seed %lu\n", o->false_alarms, o->cp.sig, o->cp.perms,
+	       o->cp.threshold, o->cp.min_size, o->cp.seed);
+	for (i = 0; i < 2; i++) {
+		r = nsb_cp_false_alarms(&o->cp, (size_t)o->false_alarms,
+					(enum nsb_cp_noise)i, 0.01, 42 + i);
+		if (r < 0)
+			return 2;
+		printf("  %-13s %.1f %% of series with a flagged change "
+		       "point\n", kind[i], 100 * r);
+	}
+	return 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct hopts o = {
+		.history = NSB_HISTORY_DEFAULT,
+		.plot = { .out_dir = "plots", .stem = "trend", .svg = true,
+			  .png = true },
+	};
+	struct nsb_history h = { 0 };
+	int ret = 2, nargs;
+	char **args;
+
+	nsb_cp_opts_default(&o.cp);
+	o.plot.templates = getenv("NSB_PLOTS") ?: "plots";
+	ret = parse(&o, argc, argv);
+	if (ret)
+		goto out_opts;
+	ret = 2;
+	args = argv + 1 + optind;
+	nargs = argc - 1 - optind;
+	if (o.false_alarms) {
+		ret = cmd_false_alarms(&o);
+		goto out_opts;
+	}
+	if (nsb_history_load(&h, o.history, stderr))
+		goto out;
+	if (o.sub == SUB_APPEND)
+		ret = cmd_append(&o, &h, nargs, args);
+	else if (o.sub == SUB_ACCEPT)
+		ret = cmd_accept(&o, &h, nargs, args);
+	else if (nargs)
+		fprintf(stderr, "nsbench history %s: unexpected '%s'\n",
+			sub_names[o.sub], args[0]);
+	else
+		ret = cmd_views(&o, &h);
+out:
+	nsb_history_free(&h);
+out_opts:
+	if (o.have_re)
+		regfree(&o.re);
+	return ret == 3 ? 0 : ret;
+}

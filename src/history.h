@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * history.h — the CI history, results/history.jsonl: one JSON object per
+ * line, appended and never rewritten.
+ *
+ *   {"type":"result","run":"20261203T083659Z-vm-native-quick",
+ *    "benchmark":"models/shim/c/keep_running","status":"ok","n":5,
+ *    "median":1.38,"ci_lo":1.37,"ci_hi":1.40,"ci_level":0.9375,
+ *    "unit":"wall-clock ns","mode":"native","timestamp":"2026-...Z",
+ *    "kernel_release":"6.1.0","kernel_commit":"abc123" (if known),
+ *    "series":"none","config_hash":"sha256:...","nsbench_version":"...",
+ *    "metric":"real_time","file":"results/....json"}
+ *   {"type":"accept","run":"...","timestamp":"...","note":"..."}
+ *
+ * One "result" line per benchmark per run (status "skip"/"error" with
+ * "why" and n = 0 when it has no samples); an "accept" line marks a run
+ * as a gate baseline.  The order of the file is the order of the history.
+ */
+#ifndef NSB_HISTORY_H
+#define NSB_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define NSB_HISTORY_DEFAULT	"results/history.jsonl"
+
+struct nsb_hrec {
+	const char *run, *bench, *status, *why, *unit, *mode, *timestamp;
+	const char *kernel_release, *kernel_commit, *series, *config_hash;
+	const char *version, *file;
+	double median, ci_lo, ci_hi, ci_level;
+	size_t n;
+	size_t line;		/* in the history file, from 1 */
+	size_t run_index;	/* position of its run in nsb_history.runs */
+};
+
+struct nsb_history {
+	const char *path;
+	json_t *lines;		/* the parsed objects; records point into */
+	struct nsb_hrec *r;
+	size_t n;
+	const char **runs;	/* distinct run ids, in order of appearance */
+	size_t nruns;
+	const char *accepted;	/* the last accepted run, or NULL */
+	size_t bad_lines;	/* reported and skipped */
+};
+
+/*
+ * Loads path; a missing file is an empty history.  Each corrupt,
+ * truncated or incomplete line is reported on err as "path:LINE: why;
+ * line skipped" and the rest is read.  Returns 0, or -1 if the file
+ * cannot be read at all (or out of memory).
+ */
+int nsb_history_load(struct nsb_history *h, const char *path, FILE *err);
+void nsb_history_free(struct nsb_history *h);
+
+bool nsb_history_has_run(const struct nsb_history *h, const char *run);
+/* The record of bench in run, or NULL. */
+const struct nsb_hrec *nsb_history_find(const struct nsb_history *h,
+					const char *run, const char *bench);
+/* Index of run in h->runs, or -1. */
+long nsb_history_run_index(const struct nsb_history *h, const char *run);
+
+/*
+ * The usable points (status ok) of bench, oldest first, into a malloc'd
+ * array of pointers; only those with the mode and unit of the newest one,
+ * since native ns and guest instructions do not belong on one line.
+ * Returns the count, or -1.
+ */
+long nsb_history_series(const struct nsb_history *h, const char *bench,
+			const struct nsb_hrec ***out);
+
+/*
+ * The records (a JSON array of "result" objects) of one run made of the
+ * given results files, pooled by benchmark name as `nsbench compare` pools
+ * a side.  run_id NULL: the first file's name without ".json".
+ */
+json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id);
+/*
+ * Fills r from a "result" object (pointers into o); returns NULL, or the
+ * name of the member that is missing or wrong.
+ */
+const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r);
+/* The accept marker line for run. */
+json_t *nsb_history_accept_record(const char *run, const char *note);
+
+/* Appends the objects of arr as lines in one write (see histio.c). */
+int nsb_history_append(const char *path, json_t *arr);
+
+/* Run id of a results file: its name without directories and ".json". */
+char *nsb_history_run_id(const char *file);
+/* "YYYY-mm-ddTHH:MM:SSZ" of a context date, or of now if NULL/bad. */
+void nsb_history_utc(const char *date, char *buf, size_t len);
+
+/* trend.c: the trend plot of one benchmark with change points marked. */
+struct nsb_cp;
+struct nsb_trend_opts {
+	const char *out_dir, *templates, *stem;
+	bool svg, png;
+};
+int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
+		   const struct nsb_hrec *const *pts, size_t n,
+		   const struct nsb_cp *cps, size_t ncp);
+
+#endif /* NSB_HISTORY_H */
