@@ -8,7 +8,7 @@
 # `nsbench import-hyperfine` into one results file per workload.
 #
 # usage: scripts/hyperfine-workloads.sh [--build=DIR] [--name=RUN]
-#                                       [--tier=quick|full] [--results=DIR]
+#                                       [--tier=quick|full|smoke] [--results=DIR]
 #   raw hyperfine JSON:  <results>/hyperfine/<run>/<workload>.json
 #   nsbench results:     <results>/<UTC>-<host>-hf-<workload>-<tier>.json
 #
@@ -57,7 +57,10 @@ name=${name:-$stamp}
 raw=$results/hyperfine/$name
 mkdir -p "$raw"
 
-if [ "$tier" = full ]; then
+if [ "$tier" = smoke ]; then
+	# For tests: proves the pipeline, measures nothing worth keeping.
+	runs=2 depths=0,1 owners=init,parent files=bin nipcs=1 count=5
+elif [ "$tier" = full ]; then
 	runs=20 depths=0,1,2,4,8,16,32 owners=init,self,parent,foreign-proc,foreign-fd,foreign-tree,unrelated
 	files=bin,suid,fcaps nipcs=1,16,256,1024 count=200
 else
@@ -71,6 +74,7 @@ run() {
 	shift
 	echo "== $workload ($tier): $raw/$workload.json" >&2
 	hyperfine -N -i --style basic --warmup 1 --runs "$runs" \
+		${HYPERFINE_EXTRA:-} \
 		--export-json "$raw/$workload.json" "$@" >&2
 	"$nsbench" import_hyperfine --prefix="wl" \
 		--label="hf-$workload-$tier" "$raw/$workload.json" \

@@ -10,8 +10,10 @@
  * so an exec storm or a mount storm is a hyperfine command line with
  * parameter sweeps (-L depth 0,1,2,...).  Set-up is part of the process,
  * as in any whole-process measurement; the microbenchmarks keep it out.
- * Exit status: 0 done, 1 the operation failed, 2 usage, 3 skipped (the
- * kernel refuses the scenario; the reason goes to stderr).
+ * Exit status: 0 done (the operation gave what the kernel should give in
+ * the scenario: an exit status of nsb-true, EACCES for a device on a
+ * nodev mount), 1 it did not, 2 usage, 3 skipped (the kernel refuses the
+ * scenario; the reason goes to stderr).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,6 +44,16 @@ static const char *method_name(int i)
 	static const char *const m[] = { "fork", "vfork", "spawn" };
 
 	return i < NSB_EXEC_COUNT ? m[i] : "?";
+}
+
+/* What the operation should return in this scenario (as the benchmarks). */
+static int want(nsb_op_fn fn, const struct nsb_scn *scn, int64_t arg)
+{
+	if (fn == nsb_op_exec)
+		return nsb_expect_exec_status(scn, arg & 0xff);
+	if (fn == nsb_op_open && arg == NSB_FILE_DEV && !nsb_expect_dev(scn))
+		return -EACCES;
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -139,9 +151,10 @@ int main(int argc, char **argv)
 	}
 	r = nsb_worker_call(&w, fn, arg, count);
 	nsb_worker_stop(&w);
-	/* exec returns nsb-true's status, which is not an error. */
-	if (r < 0) {
-		fprintf(stderr, "nsb-wl: %s: %s\n", cmd, strerror(-r));
+	if (r != want(fn, &scn, arg)) {
+		fprintf(stderr, "nsb-wl: %s: got %d (%s), the kernel should give "
+			"%d\n", cmd, r, r < 0 ? strerror(-r) : "exit status",
+			want(fn, &scn, arg));
 		return 1;
 	}
 	return 0;

@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/perf-profile.sh — sample a workload with `perf record -g` and
+# name the share of the user-namespace mount checks in it.
+#
+# usage: scripts/perf-profile.sh [--build=DIR] [--name=RUN] [--results=DIR]
+#                                [--freq=HZ] [--count=N] WORKLOAD...
+#        scripts/perf-profile.sh [options] --cmd=LABEL -- COMMAND [ARG...]
+#   WORKLOAD: exec | open | mount | stat (nsb-wl presets, below), or
+#   --cmd=LABEL -- COMMAND: any command, e.g. nsbench-bench with a filter.
+#   Output, per workload: <results>/perf/<run>/<workload>/
+#     perf.data      the samples (perf report -i perf.data)
+#     report.txt     perf report --stdio (self time, call graphs)
+#     summary.txt    share of the check functions, self and inclusive
+#
+# Event: cycles where the machine has a hardware PMU, cpu-clock (a timer
+# interrupt, software) where it has none (most VMs).  Root is needed for
+# the workloads; a non-root perf user needs perf_event_paranoid <= 1 for
+# kernel samples and kptr_restrict = 0 for kernel symbol names — the
+# script checks and says which one is in the way.
+
+set -eu
+
+build=build
+name=
+results=results
+freq=4999
+count=
+label=
+workloads=
+for arg; do
+	case $arg in
+	--build=*) build=${arg#*=} ;;
+	--name=*) name=${arg#*=} ;;
+	--results=*) results=${arg#*=} ;;
+	--freq=*) freq=${arg#*=} ;;
+	--count=*) count=${arg#*=} ;;
+	--cmd=*) label=${arg#*=} ;;
+	--) shift; break ;;
+	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "perf-profile.sh: unknown option '$arg'" >&2; exit 2 ;;
+	*) workloads="$workloads $arg" ;;
+	esac
+	shift
+done
+
+die() {
+	echo "perf-profile.sh: $*" >&2
+	exit 2
+}
+
+command -v perf >/dev/null ||
+	die "perf not installed (Debian: apt-get install linux-perf)"
+wl=$build/workloads/nsb-wl
+[ -n "$label" ] || [ -x "$wl" ] || die "$wl not built (make O=$build)"
+[ -n "$label$workloads" ] || die "nothing to profile (see --help)"
+
+# --- can perf see the kernel? -------------------------------------------
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo '?')
+kptr=$(cat /proc/sys/kernel/kptr_restrict 2>/dev/null || echo '?')
+if [ "$(id -u)" != 0 ] && [ "$paranoid" != '?' ] && [ "$paranoid" -gt 1 ]; then
+	die "perf_event_paranoid is $paranoid: a non-root user may not sample
+the kernel, and every check function lives there. Run as root, or
+lower it for this boot: sysctl kernel.perf_event_paranoid=1"
+fi
+# With kptr_restrict, /proc/kallsyms shows zero addresses to us and perf
+# cannot name kernel functions: the summary would be all hex.
+if ! awk 'NR == 1 { exit ($1 ~ /^0+$/) }' /proc/kallsyms 2>/dev/null; then
+	die "kernel symbols are hidden (kptr_restrict = $kptr, /proc/kallsyms
+reads zero addresses): perf could not name the check functions. Run as
+root, or: sysctl kernel.kptr_restrict=0"
+fi
+
+# Hardware cycles if there is a PMU, else the cpu-clock software timer.
+if perf stat -e cycles -x, true 2>&1 | grep -q '^[0-9]'; then
+	event=cycles
+else
+	event=cpu-clock
+fi
+
+name=${name:-$(date -u +%Y%m%dT%H%M%SZ)}
+out=$results/perf/$name
+mkdir -p "$out"
+
+# The check functions of the seed series (and their callers on the hot
+# paths); inlined ones (check_mnt, bprm_fill_uid) show up in their callers.
+CHECKS='in_userns|current_in_userns|mnt_may_suid|may_open_dev|sget_fc|sget|
+cap_bprm_creds_from_file|get_vfs_caps_from_disk|cap_inode_setxattr|
+cap_convert_nscap|security_[a-z_]*|selinux_[a-z_]*|smack_[a-z_]*|
+apparmor_[a-z_]*|bprm_execve|do_open_execat|path_openat|do_dentry_open'
+CHECKS=$(echo "$CHECKS" | tr -d '\n')
+
+summarize() {
+	data=$1
+	what=$2
+	echo "perf summary: $what"
+	echo "event: $event (${freq} Hz), kernel $(uname -r)"
+	echo "perf_event_paranoid=$paranoid kptr_restrict=$kptr"
+	grep -E '^# (Samples|Event count)' "${data%perf.data}report.txt" || true
+	echo
+	echo "Share of all samples.  self: in the function itself;"
+	echo "incl.: with everything it calls.  A check absent below had no"
+	echo "sample (too cheap to see at this rate) or is inlined into its caller."
+	echo
+	printf '%8s %8s  %s\n' incl. self function
+	perf report -i "$data" --stdio --children --sort sym -g none \
+		--percent-limit 0 2>/dev/null |
+		awk -v re="^($CHECKS)\$" '
+		/^ +[0-9.]+% +[0-9.]+% +\[k\] / {
+			if ($4 ~ re) printf "%8s %8s  %s\n", $1, $2, $4
+		}' | sort -k1 -rn
+	echo
+	echo "Top 15 kernel functions by self time:"
+	perf report -i "$data" --stdio --no-children --sort sym -g none \
+		2>/dev/null | awk '/^ +[0-9.]+% +\[k\] / { print; if (++n == 15) exit }'
+}
+
+profile() {
+	what=$1
+	shift
+	dir=$out/$what
+	mkdir -p "$dir"
+	echo "== $what: perf record -e $event -g -- $*" >&2
+	if ! perf record -e "$event" -F "$freq" -g -o "$dir/perf.data" \
+		-- "$@" >"$dir/record.log" 2>&1; then
+		sed 's/^/  /' "$dir/record.log" >&2
+		die "perf record failed for $what (log: $dir/record.log)"
+	fi
+	perf report -i "$dir/perf.data" --stdio --no-children --sort sym \
+		>"$dir/report.txt" 2>/dev/null
+	summarize "$dir/perf.data" "$what: $*" >"$dir/summary.txt"
+	cat "$dir/summary.txt"
+	echo
+}
+
+n=${count:-}
+for w in $workloads; do
+	case $w in
+	exec)	profile exec "$wl" exec --unpriv --depth=8 --owner=init \
+			--file=fcaps --count=${n:-10000} ;;
+	open)	profile open "$wl" open --unpriv --depth=8 --owner=init \
+			--file=null --count=${n:-1000000} ;;
+	mount)	profile mount "$wl" mount --depth=8 --fs=mqueue --nipc=1024 \
+			--count=${n:-20000} ;;
+	stat)	profile stat "$wl" stat --unpriv --depth=8 --path-depth=64 \
+			--count=${n:-200000} ;;
+	*)	die "unknown workload '$w' (exec, open, mount, stat)" ;;
+	esac
+done
+if [ -n "$label" ]; then
+	[ $# -gt 0 ] || die "--cmd=$label needs -- COMMAND"
+	profile "$label" "$@"
+fi
+# perf.data of a root run is root-owned 0600; keep it readable for the
+# user who reads the results.
+chmod -R a+rX "$out" 2>/dev/null || true
+echo "perf-profile.sh: results in $out" >&2
