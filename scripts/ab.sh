@@ -29,6 +29,9 @@
 
 set -eu
 
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
@@ -201,3 +204,5 @@ if [ -n "$nsb" ] && ls "$out"/A/*.json >/dev/null 2>&1; then
 else
 	progress "compare" "nsbench compare not built: results left in $out"
 fi
+exit
+}

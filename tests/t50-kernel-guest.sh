@@ -12,6 +12,9 @@
 
 set -u
 
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=0
 failed=0
@@ -166,3 +169,5 @@ ok $? "init exiting reported as an error in ${el} s"
 tail -n 1 "$tmp/exit.err" | diag
 
 exit $((failed > 0))
+exit
+}

@@ -127,10 +127,13 @@ bench() {
 # forkexec LABEL REPS ITERS: the pipeline's own fork+exec workload.
 forkexec() {
 	local rc
-	NSB_CTX_mode=$NSB_MODE NSB_CTX_round=$NSB_ROUND NSB_CTX_seed=$NSB_SEED \
-	NSB_CTX_boot=@BOOT@ NSB_CTX_side=@SIDE@ NSB_CTX_series=@SERIES@ \
-	NSB_CTX_label=$1 NSB_CTX_aslr=$NSB_ASLR \
-	NSB_CTX_config_hash=@CONFIG_HASH@ \
+	NSB_CTX_nsbench_mode=$NSB_MODE NSB_CTX_nsbench_round=$NSB_ROUND \
+	NSB_CTX_nsbench_seed=$NSB_SEED NSB_CTX_nsbench_boot=@BOOT@ \
+	NSB_CTX_nsbench_side=@SIDE@ NSB_CTX_patch_series=@SERIES@ \
+	NSB_CTX_nsbench_label=$1 NSB_CTX_nsbench_aslr=$NSB_ASLR \
+	NSB_CTX_kernel_config_hash=@CONFIG_HASH@ \
+	NSB_CTX_kernel_release="$(uname -r)" NSB_CTX_kernel_version="$(uname -v)" \
+	NSB_CTX_nsbench_tier=guest NSB_CTX_nsbench_end_reason=finished \
 	NSB_UNIT=$([ "$NSB_MODE" = icount ] && echo 'virtual ns = guest instructions' || echo 'wall-clock ns') \
 		nsb-guest forkexec "$2" "$3" "guest/$1" >/tmp/$1.json
 	rc=$?

@@ -8,8 +8,8 @@
  *   nsb-guest forkexec REPS ITERS LABEL
  *       time ITERS fork+exec of "nsb-guest true" per repetition with
  *       CLOCK_MONOTONIC and print a results JSON (Google Benchmark
- *       schema, one iteration entry per repetition) on stdout.  The
- *       context holds nsbench_* values from NSB_CTX_* variables.
+ *       schema, one iteration entry per repetition) on stdout.  Every
+ *       NSB_CTX_<key>=<value> in the environment becomes a context entry.
  *
  * It lets the pipeline test itself before, and independently of, the
  * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
@@ -55,7 +55,7 @@ static int run_true(void)
 	return 0;
 }
 
-/* print_ctx: every NSB_CTX_<key>=<value> becomes "nsbench_<key>": value. */
+/* print_ctx: every NSB_CTX_<key>=<value> becomes "<key>": "<value>". */
 static void print_ctx(void)
 {
 	char **e;

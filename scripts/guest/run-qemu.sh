@@ -22,6 +22,9 @@
 
 set -eu
 
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
@@ -143,14 +146,22 @@ split_results() {
 		/^@@NSB STEP / { sub(/^@@NSB STEP /, ""); print > (dir "/steps.txt"); next }
 		f != "" && NF { print >> f }
 	'
-	local j
+	local j aslr add
+	aslr=$(tr -d '\r' <"$raw" | sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | head -n 1)
 	for j in "$out"/*.json; do
 		[ -f "$j" ] || continue
 		sed -i -e "s|@SIDE@|$side|g" -e "s|@BOOT@|$boot|g" \
 			-e "s|@SERIES@|$series|g" -e "s|@CONFIG_HASH@|$cfg_hash|g" "$j"
+		# Host-side provenance the guest cannot know.
+		add="    \"nsbench_guest_cmdline\": \"$cmdline\",\n    \"nsbench_qemu\": \"$("$qemu" --version | head -n 1) $(mode_args "$mode")\","
+		grep -q '"nsbench_aslr"' "$j" ||
+			add="$add\n    \"nsbench_aslr\": \"${aslr:-unknown}\","
+		sed -i "0,/\"context\": *{/s||&\n$add|" "$j"
 	done
 }
 split_results
 echo "ok ${el}s" >"$out/status"
 echo "$el" >"$out/wall_seconds"
 progress "boot" "side $side boot $boot ($series, $mode, seed $seed): ${el}s, ${done_line#@@NSB }"
+exit
+}

@@ -26,6 +26,9 @@
 
 set -eu
 
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
 # Part of the cache key: bump when a change here changes the kernels built
 # (not for cosmetic edits, which must not invalidate the cache).
 BUILDER_VERSION=1
@@ -165,6 +168,7 @@ apply_series() {
 			printf '%s\n' "$out" | grep -E \
 				'^(patching file|checking file|Hunk #[0-9]+ FAILED|can.t find file|Reversed|.*malformed)' \
 				>&2 || printf '%s\n' "$out" | tail -n 20 >&2
+			rm -rf "$work"
 			die "series '$series': patch $n '$(basename "$p")' does not apply (failed hunks above: 'patching file F' then 'Hunk #N FAILED at LINE')"
 		fi
 	done
@@ -265,3 +269,5 @@ mv "$out_dir.tmp" "$out_dir"
 rm -rf "$work"
 progress "done" "$release in $((t1 - t0)) s"
 echo "$out_dir"
+exit
+}
