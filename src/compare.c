@@ -806,8 +806,11 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 				r->e.note);
 			continue;
 		}
-		nsb_fmt_value(a, sizeof(a), r->sa.median, ic);
-		nsb_fmt_value(b, sizeof(b), r->sb.median, ic);
+		/* paired: the per-round base median and base + shift */
+		nsb_fmt_value(a, sizeof(a), r->e.paired ? r->e.base :
+			      r->sa.median, ic);
+		nsb_fmt_value(b, sizeof(b), r->e.paired ? r->e.base +
+			      r->e.shift.est : r->sb.median, ic);
 		fmt_ci(ci, sizeof(ci), &r->e);
 		nsb_fmt_p(p, sizeof(p), r->e.p);
 		if (r->e.paired)
