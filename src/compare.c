@@ -790,7 +790,7 @@ void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 {
-	char a[24], b[24], ci[40], p[16];
+	char a[24], b[24], ci[40], p[16], d[64];
 	size_t i;
 	bool ic = c->base.icount;
 
@@ -819,8 +819,14 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		else
 			fprintf(f, "| `%s` | %zu / %zu ", r->name, r->sa.n,
 				r->sb.n);
-		fprintf(f, "| %s | %s | %+.1f %% | %s | %s | %.1f %% | "
-			"**%s**%s%s |\n", a, b, r->e.pct, ci, p, r->e.mde_pct,
+		/* icount resolves single instructions: show them */
+		if (ic)
+			snprintf(d, sizeof(d), "%+.1f insn (%+.2f %%)",
+				 r->e.shift.est, r->e.pct);
+		else
+			snprintf(d, sizeof(d), "%+.1f %%", r->e.pct);
+		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | **%s**%s%s |\n",
+			a, b, d, ci, p, r->e.mde_pct,
 			nsb_verdict_name(r->e.verdict), *r->e.note ? ": " : "",
 			r->e.note);
 	}
