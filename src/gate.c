@@ -49,6 +49,8 @@ struct gate {
 	regex_t re;
 	char **files;
 	size_t nfiles;
+	char **bases;		/* --baseline given more than once: files */
+	size_t nbases;
 
 	struct nsb_history h;
 	struct side base, cur;
@@ -194,6 +196,10 @@ static int resolve_base(struct gate *g)
 	const char *b = g->baseline;
 	long i;
 
+	if (g->nbases > 1) {
+		g->base.how = "results files";
+		return side_from_files(&g->base, g->bases, g->nbases, NULL);
+	}
 	if (!strcmp(b, "last-accepted")) {
 		g->base.run = g->h.accepted;
 		g->base.how = "last accepted";
@@ -574,7 +580,8 @@ static void usage(FILE *f)
 "  --history=FILE      the history (default " NSB_HISTORY_DEFAULT ")\n"
 "  --baseline=WHICH    last-accepted (default; see 'nsbench history\n"
 "                      accept'), previous (the run before), a run id of\n"
-"                      the history, or a results file\n"
+"                      the history, or results files (repeat the\n"
+"                      option: e.g. side A of an A/B, NEW.json side B)\n"
 "  --threshold=PCT     regression threshold in %% (default %g: icount's\n"
 "                      noise is ~0.1 %%, native timing needs more)\n"
 "  --format=FMT        text (default), ktap (KTAP version 1, for prove,\n"
@@ -622,6 +629,9 @@ static int parse_args(struct gate *g, int argc, char **argv)
 	char *end;
 	int key;
 
+	g->bases = calloc((size_t)argc + 1, sizeof(*g->bases));
+	if (!g->bases)
+		return 2;
 	optind = 0;
 	while ((key = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (key) {
@@ -630,6 +640,7 @@ static int parse_args(struct gate *g, int argc, char **argv)
 			break;
 		case 'b':
 			g->baseline = optarg;
+			g->bases[g->nbases++] = optarg;
 			break;
 		case 'k':
 			g->ktap_out = optarg;
@@ -667,11 +678,41 @@ static int parse_args(struct gate *g, int argc, char **argv)
 	}
 	g->files = argv + optind;
 	g->nfiles = (size_t)(argc - optind);
+	for (size_t i = 0; g->nbases > 1 && i < g->nbases; i++) {
+		if (!ends_with(g->bases[i], ".json")) {
+			fprintf(stderr, "nsbench gate: --baseline more than "
+				"once: results files only ('%s')\n",
+				g->bases[i]);
+			return 2;
+		}
+	}
 	return 0;
 bad:
 	fprintf(stderr, "nsbench gate: bad value '%s'\n", optarg);
 	usage(stderr);
 	return 2;
+}
+
+/*
+ * A history records the paths its runs' files had; a later run may have
+ * written new files under the same names.  Those are not the baseline's.
+ */
+static void drop_shared_files(struct side *base, const struct side *cur)
+{
+	size_t i, j;
+
+	for (i = 0; base->own_files && i < base->nfiles; i++)
+		for (j = 0; j < cur->nfiles; j++)
+			if (!strcmp(base->files[i], cur->files[j]))
+				goto drop;
+	return;
+drop:
+	fprintf(stderr, "nsbench gate: %s names the new run's file %s; "
+		"using the history's summaries of %s\n", base->run,
+		base->files[i], base->run);
+	for (i = 0; i < base->nfiles; i++)
+		free(base->files[i]);
+	base->nfiles = 0;
 }
 
 static int evaluate(struct gate *g)
@@ -685,6 +726,7 @@ static int evaluate(struct gate *g)
 		return -1;
 	if (r > 0)
 		return gate_none(g);
+	drop_shared_files(&g->base, &g->cur);
 	if (g->base.nfiles && g->cur.nfiles)
 		return gate_compare(g);
 	return gate_history(g);
@@ -698,6 +740,7 @@ static void gate_free(struct gate *g)
 		free((char *)g->t[i].name);
 	free(g->t);
 	free(g->v);
+	free(g->bases);
 	side_free(&g->base);
 	side_free(&g->cur);
 	nsb_history_free(&g->h);

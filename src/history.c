@@ -19,7 +19,7 @@ enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
 
 struct hopts {
 	enum sub sub;
-	const char *history, *run_id, *note;
+	const char *history, *run_id, *note, *commit;
 	bool have_re, json, no_changes;
 	regex_t re;
 	struct nsb_cp_opts cp;
@@ -35,7 +35,7 @@ static const char *const sub_names[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nsbench history append [--run-id=ID] RESULTS.json...\n"
+"usage: nsbench history append [--run-id=ID] [--kernel-commit=SHA] FILE...\n"
 "       nsbench history accept [--note=TEXT] RUN|latest\n"
 "       nsbench history show    [--benchmark=RE] [--no-changes]\n"
 "       nsbench history changes [--benchmark=RE] [--format=text|json]\n"
@@ -48,7 +48,8 @@ static void usage(FILE *f)
 "\n"
 "  append    one run per results file (or all files as one run with\n"
 "            --run-id, e.g. the rounds of an A/B side); a run already in\n"
-"            the history is not appended twice\n"
+"            the history is not appended twice; --kernel-commit sets\n"
+"            the kernel commit where the results' context lacks it\n"
 "  accept    mark a run as the baseline of 'nsbench gate'\n"
 "  show      each benchmark's series with its change points\n"
 "  changes   change points only; --false-alarms measures how often\n"
@@ -68,21 +69,24 @@ static void usage(FILE *f)
 "  --threshold=PCT  smallest change flagged, %% (default %g)\n"
 "  --min-size=N     runs on each side of a change (default %d)\n"
 "  --seed=N         generator seed (default %lu): results are repeatable\n"
-"Measured false-alarm rate at the defaults: 1.0 %% of Gaussian and 0.4 %%\n"
-"of t(3) noise-only series (1000 each); 0 with --sig=0.001.\n",
+"Measured false-alarm rate at the defaults (--false-alarms): 1.0 %% of\n"
+"Gaussian and 0.9 %% of t(3) noise-only series (1000 each, also with\n"
+"--threshold=0: the test sets the rate); 0.0 %% with --sig=0.001\n"
+"--perms=1999, 3.8 %% and 4.9 %% with --sig=0.05 --perms=199.\n",
 		NSB_CP_SIG, NSB_CP_PERMS, NSB_CP_THRESHOLD, NSB_CP_MIN_SIZE,
 		NSB_CP_SEED);
 }
 
 /* --- options ---------------------------------------------------------- */
 
-enum { O_HISTORY = 256, O_RUN_ID, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
+enum { O_HISTORY = 256, O_RUN_ID, O_COMMIT, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
 	O_SIG, O_PERMS, O_THRESHOLD, O_MIN_SIZE, O_SEED, O_FALSE, O_OUT_DIR,
 	O_TEMPLATES, O_STEM, O_HELP };
 
 static const struct option opts[] = {
 	{ "history", required_argument, NULL, O_HISTORY },
 	{ "run-id", required_argument, NULL, O_RUN_ID },
+	{ "kernel-commit", required_argument, NULL, O_COMMIT },
 	{ "note", required_argument, NULL, O_NOTE },
 	{ "benchmark", required_argument, NULL, O_BENCH },
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -131,6 +135,9 @@ static int take_opt(struct hopts *o, int key, const char *arg)
 		return 0;
 	case O_NOTE:
 		o->note = arg;
+		return 0;
+	case O_COMMIT:
+		o->commit = arg;
 		return 0;
 	case O_NO_CHANGES:
 		o->no_changes = true;
@@ -229,6 +236,20 @@ static int parse(struct hopts *o, int argc, char **argv)
 
 /* --- append and accept ------------------------------------------------ */
 
+/* The CI knows the commit it built; a guest's results may not. */
+static void set_commit(json_t *recs, const char *commit)
+{
+	json_t *r;
+	size_t i;
+
+	if (!commit)
+		return;
+	json_array_foreach(recs, i, r)
+		if (!json_object_get(r, "kernel_commit"))
+			json_object_set_new(r, "kernel_commit",
+					    json_string(commit));
+}
+
 static int append_run(struct hopts *o, const struct nsb_history *h,
 		      char **files, size_t n, json_t *all)
 {
@@ -248,6 +269,7 @@ static int append_run(struct hopts *o, const struct nsb_history *h,
 	recs = nsb_history_records(files, n, run);
 	if (!recs)
 		goto out;
+	set_commit(recs, o->commit);
 	ret = json_array_extend(all, recs);
 	json_decref(recs);
 out:

@@ -197,8 +197,9 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 		if (!strchr("abcdefghijklmnopqrstuvwxyz"
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", stem[i]))
 			stem[i] = '_';
-	snprintf(title, sizeof(title), "%s: median and 95%% CI per run, "
-		 "%zu change point(s)", bench, ncp);
+	snprintf(title, sizeof(title), "%s: median and 95%% CI per run; "
+		 "%zu change point(s), dashed, segment medians orange",
+		 bench, ncp);
 	if (o->svg)
 		ret = render(o, tmp, stem, "svg", title, icount, pts, n, cps,
 			     ncp);

@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t70-gate-ktap.sh — nsbench history and gate end to end on fixed icount
+# results (tests/fixtures/history/): the gate's exit codes, its KTAP output
+# as prove and the kernel's KTAP conventions read it, JUnit XML, corrupt
+# history lines reported by number, the step fixture's change point, and
+# the trend plot (when gnuplot is installed).
+
+set -u
+NSB=${NSB_BUILD:-build}/nsbench
+FIX=$(dirname "$0")/fixtures/history
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+H="--history=$tmp/history.jsonl"
+n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n # SKIP $1"
+}
+
+# run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	want=$1 desc=$2
+	shift 2
+	"$NSB" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ]
+	ok $? "$desc (exit $rc, want $want)"
+	[ "$rc" = "$want" ] || sed 's/^/# /' "$tmp/err" "$tmp/out"
+}
+
+has() {
+	grep -q -- "$2" "$tmp/$1"
+	ok $? "$3"
+}
+
+# --- the gate's exit codes -------------------------------------------------
+run 0 "append the base run" history append "$H" "$FIX/icount-base.json"
+run 0 "accept it" history accept "$H" icount-base
+run 0 "append a run 3 % slower" history append "$H" "$FIX/icount-slower.json"
+run 1 "gate: regression" gate "$H" --format=ktap
+cp "$tmp/out" "$tmp/regression.ktap"
+run 0 "gate: improvement" gate "$H" --format=ktap "$FIX/icount-faster.json"
+cp "$tmp/out" "$tmp/improvement.ktap"
+run 0 "gate: no change" gate "$H" "$FIX/icount-same.json"
+run 2 "gate: bad --format" gate "$H" --format=xml
+
+# --- KTAP ------------------------------------------------------------------
+k="$tmp/regression.ktap"
+[ "$(head -n 1 "$k")" = "KTAP version 1" ]
+ok $? "KTAP: first line is 'KTAP version 1'"
+grep -q '^1\.\.3$' "$k"
+ok $? "KTAP: plan 1..3 before the results"
+grep -q '^not ok 1 fix/exec/plain # regression +3\.00 %' "$k"
+ok $? "KTAP: 'not ok 1 fix/exec/plain # regression +3.00 %'"
+grep -q '^ok 3 fix/mount/mqueue # SKIP ' "$k"
+ok $? "KTAP: skipped benchmark is '# SKIP reason'"
+# ktap.rst: "<result> <number> [<description>][ # [<directive>] [<diag>]]",
+# numbers from 1 in order, other lines diagnostics ("# ...")
+awk 'NR == 1 { next }
+     /^1\.\.[0-9]+$/ { plan = 1; next }
+     /^# / { next }
+     /^(not )?ok [0-9]+ [^#]+( # .*)?$/ {
+	if (!plan) bad = 1
+	num = $1 == "not" ? $3 : $2
+	if (num != ++want) bad = 1
+	next }
+     { bad = 1 }
+     END { exit bad || !want }' "$k"
+ok $? "KTAP: every line is a plan, a result in order, or a diagnostic"
+prove --exec cat "$k" >"$tmp/prove" 2>&1
+grep -q 'Failed: 1' "$tmp/prove" && ! grep -q 'Parse errors' "$tmp/prove"
+ok $? "prove reads the regression's KTAP: 1 failed, no parse error"
+prove --exec cat "$tmp/improvement.ktap" >"$tmp/prove" 2>&1
+ok $? "prove passes the improvement's KTAP"
+
+# --- JUnit -----------------------------------------------------------------
+run 1 "gate --format=junit" gate "$H" --format=junit --ktap="$tmp/also.ktap"
+has out 'failures="1" skipped="1"' "JUnit: one failure, one skip"
+has out '<failure message="regression +3.00 %' "JUnit: the failure says why"
+cmp -s "$tmp/also.ktap" "$k"
+ok $? "--ktap=FILE writes the same KTAP"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$tmp/out"
+	ok $? "JUnit: well-formed XML (xmllint)"
+else
+	skip "xmllint not installed"
+fi
+
+# --- history ---------------------------------------------------------------
+run 0 "history show on a corrupt history" \
+	history show --history="$FIX/corrupt.jsonl"
+has err 'corrupt.jsonl:3: ' "corrupt line 3 reported with its number"
+has err 'corrupt.jsonl:8: ' "truncated last line 8 reported"
+has out 'run04' "records after the bad lines are shown"
+run 0 "history append of a run already there" \
+	history append "$H" "$FIX/icount-base.json"
+has err 'already in' "... is refused with a message"
+run 0 "history changes --format=json" \
+	history changes --history="$FIX/step.jsonl" --format=json
+has out '"index": 10' "the step fixture's change point is at run 10"
+has out '"commit_before": "c000009"' "... between commits c000009 and"
+has out '"commit_after": "c000010"' "... c000010"
+run 0 "history show" history show --history="$FIX/step.jsonl"
+has out '---- change +4.0' "show marks the change in the series"
+run 0 "history --help" history --help
+has out 'false-alarm rate' "--help states the false-alarm rate"
+
+if command -v gnuplot >/dev/null 2>&1; then
+	run 0 "history plot" history plot --history="$FIX/step.jsonl" \
+		--out-dir="$tmp/plots" --templates="$(dirname "$0")/../plots"
+	[ -s "$tmp/plots/trend-fix_exec_step.svg" ] &&
+		[ -s "$tmp/plots/trend-fix_exec_step.png" ]
+	ok $? "trend plot: svg and png"
+	grep -q 'change +4.0' "$tmp/plots/trend-fix_exec_step.svg"
+	ok $? "trend plot: the change point is marked"
+else
+	skip "gnuplot not installed"
+	skip "gnuplot not installed"
+	skip "gnuplot not installed"
+fi
+
+echo "1..$n"

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_gate.c — `nsbench gate` exit codes and verdicts for a regression,
+ * an improvement, no change, a failed benchmark and no baseline, through
+ * both paths: nsbench compare on the results files, and the history's
+ * medians alone.  icount fixtures (tests/fixtures/history/): 5 samples of
+ * ~150,000 instructions, +-2.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/nsbench.h"
+#include "tests/tap.h"
+
+#define FIX "tests/fixtures/history/"
+
+static char dir[] = "/tmp/nsb-test-gate.XXXXXX";
+static char hist[128], out[128], copies[6][128];
+
+/* Runs a command with stdout and stderr into out; returns its status. */
+static int run(int (*cmd)(int, char **), ...)
+{
+	char *argv[16];
+	int argc = 0, fd, so, se, ret;
+	va_list ap;
+
+	va_start(ap, cmd);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stdout);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	ret = cmd(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	return ret;
+}
+
+static bool out_has(const char *what)
+{
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(out, "r");
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return strstr(buf, what) != NULL;
+}
+
+static void show_out(void)
+{
+	char line[512];
+	FILE *f = fopen(out, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		diag("  %s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+#define H "--history", hist
+
+/* Results files of both runs at hand: nsbench compare decides. */
+static void with_results(void)
+{
+	int r;
+
+	r = run(cmd_gate, "gate", H, FIX "icount-base.json", NULL);
+	ok(r == 0 && out_has("no baseline"),
+	   "empty history: no baseline yet, skips, exit 0");
+	run(cmd_history, "history", "append", H, FIX "icount-base.json",
+	    NULL);
+	r = run(cmd_gate, "gate", H, NULL);
+	ok(r == 0 && out_has("no baseline"),
+	   "no accepted run yet: skips, exit 0");
+	is_int(run(cmd_history, "history", "accept", H, "latest", NULL), 0,
+	       "accept the first run");
+	r = run(cmd_gate, "gate", H, "--baseline=no-such-run", NULL);
+	is_int(r, 2, "unknown baseline: exit 2");
+
+	run(cmd_history, "history", "append", H, FIX "icount-slower.json",
+	    NULL);
+	r = run(cmd_gate, "gate", H, NULL);
+	ok(r == 1 && out_has("regression +3.00 %") &&
+	   out_has("nsbench compare"), "+3 %% (compare): regression, exit 1");
+	if (r != 1)
+		show_out();
+	r = run(cmd_gate, "gate", H, "--threshold=5", NULL);
+	ok(r == 0 && out_has("same +3.00 %"),
+	   "+3 %% under --threshold=5: same, exit 0");
+	r = run(cmd_gate, "gate", H, "--benchmark=^fix/open", NULL);
+	ok(r == 0 && !out_has("fix/exec"), "--benchmark selects; exit 0");
+
+	r = run(cmd_gate, "gate", H, FIX "icount-faster.json", NULL);
+	ok(r == 0 && out_has("improvement -3.00 %"),
+	   "-3 %% (compare): improvement, exit 0");
+	r = run(cmd_gate, "gate", H, FIX "icount-same.json", NULL);
+	ok(r == 0 && out_has("same +0.01 %"), "+0.01 %%: same, exit 0");
+	r = run(cmd_gate, "gate", H, FIX "icount-error.json", NULL);
+	ok(r == 1 && out_has("error: patched: open: ENXIO"),
+	   "a benchmark failed in the new run: exit 1");
+	r = run(cmd_gate, "gate", H, "--baseline=" FIX "icount-slower.json",
+		FIX "icount-base.json", NULL);
+	ok(r == 0 && out_has("improvement"),
+	   "baseline given as a results file");
+	r = run(cmd_gate, "gate", H, "--baseline=icount-slower",
+		FIX "icount-slower.json", NULL);
+	is_int(r, 2, "a run against itself: exit 2");
+}
+
+/* Only the history: the results files are gone. */
+static void history_only(void)
+{
+	static const char *const names[] = {
+		"icount-base.json", "icount-same.json", "icount-slower.json",
+		"icount-faster.json",
+	};
+	char cmd[1024], h2[160];
+	size_t i;
+	int r;
+
+	snprintf(h2, sizeof(h2), "%s/h2.jsonl", dir);
+	for (i = 0; i < 4; i++) {
+		snprintf(copies[i], sizeof(copies[i]), "%s/%s", dir, names[i]);
+		snprintf(cmd, sizeof(cmd), "cp " FIX "%s %s", names[i],
+			 copies[i]);
+		if (system(cmd))
+			return;
+		run(cmd_history, "history", "append", "--history", h2,
+		    copies[i], NULL);
+		unlink(copies[i]);
+	}
+	r = run(cmd_gate, "gate", "--history", h2, "--baseline=icount-base",
+		NULL);
+	ok(r == 0 && out_has("history medians") &&
+	   out_has("improvement -3.00 %"),
+	   "history only, -3 %%: improvement, exit 0");
+	r = run(cmd_gate, "gate", "--history", h2, "--baseline=icount-faster",
+		NULL);
+	is_int(r, 2, "the newest run as its own baseline: exit 2");
+	r = run(cmd_gate, "gate", "--history", h2, "--baseline=previous",
+		NULL);
+	ok(r == 0 && out_has("previous run"), "--baseline=previous");
+	r = run(cmd_gate, "gate", "--history", h2, "--baseline=icount-same",
+		NULL);
+	ok(r == 0 && out_has("improvement"), "history only: -3 %% again");
+	/* a regression needs the newest run to be the slower one */
+	run(cmd_history, "history", "accept", "--history", h2, "icount-faster",
+	    NULL);
+	snprintf(cmd, sizeof(cmd), "cp " FIX "icount-slower.json %s/late.json",
+		 dir);
+	if (system(cmd))
+		return;
+	snprintf(copies[4], sizeof(copies[4]), "%s/late.json", dir);
+	run(cmd_history, "history", "append", "--history", h2, copies[4],
+	    NULL);
+	unlink(copies[4]);
+	r = run(cmd_gate, "gate", "--history", h2, NULL);
+	ok(r == 1 && out_has("history medians") &&
+	   out_has("regression +6.19 %"),
+	   "history only, +6.19 %% against the accepted run: exit 1");
+	if (r != 1)
+		show_out();
+	r = run(cmd_gate, "gate", "--history", h2, "--threshold=7", NULL);
+	ok(r == 0, "history only, +6.19 %% under --threshold=7: exit 0");
+	unlink(h2);
+}
+
+int main(void)
+{
+	plan_no_plan();
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return done_testing();
+	}
+	snprintf(hist, sizeof(hist), "%s/history.jsonl", dir);
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	with_results();
+	history_only();
+	unlink(hist);
+	unlink(out);
+	rmdir(dir);
+	return done_testing();
+}
