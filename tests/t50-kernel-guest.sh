@@ -4,9 +4,9 @@
 # Quick tier of the kernel pipeline (TAP): build the small 6.1 kernel with
 # the toggles series (cached in $NSB_CACHE; a cold build takes minutes,
 # ccache makes later ones short), boot it under icount, run the guest's
-# fork+exec workload, prove the mnt_may_suid switch flips behaviour, and
-# check that a broken patch, a panic and a hang are reported as errors
-# within their timeouts.
+# fork+exec workload, prove the mnt_may_suid and file_caps switches flip
+# behaviour, and check that a broken patch, a panic, a hang and an exiting
+# init are reported as errors within their timeouts.
 #
 # NSB_SKIP_KERNEL=1 skips it (machines without the kernel source or QEMU).
 
@@ -45,7 +45,7 @@ skip_all() {
 command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
 command -v busybox >/dev/null || skip_all "busybox-static not installed"
 
-echo "1..12"
+echo "1..15"
 
 # 1: a patch that does not apply names the patch and the hunk.
 mkdir -p "$tmp/bad"
@@ -78,7 +78,7 @@ rc=$?
 ok $? "toggles kernel built or cached in $(($(date +%s) - t0)) s"
 if [ "$rc" != 0 ]; then
 	tail -n 30 "$tmp/build.err" | diag
-	for i in 3 4 5 6 7 8 9 10 11 12; do
+	for i in $(seq 3 15); do
 		ok 1 "skipped: no kernel"
 	done
 	exit 1
@@ -122,7 +122,17 @@ ok $? "mnt_may_suid off: the same exec elevates (euid $(probe suid_foreign.off))
 [ "$(probe suid_foreign.on)" = 2000 ]
 ok $? "mnt_may_suid back on: not elevated again (euid $(probe suid_foreign.on))"
 
-# 9: a second boot with the same seed gives the same icount numbers.
+# 9-11: file_caps really switches its check (mnt_may_suid off for these).
+nocaps=0000000000000000
+[ "$(probe fcap_foreign.file_caps-on)" = $nocaps ]
+ok $? "file_caps on: file caps on a foreign userns mount ignored (CapPrm $(probe fcap_foreign.file_caps-on))"
+[ "$(probe fcap_foreign.file_caps-off)" = 0000000000000002 ]
+ok $? "file_caps off: the same file caps apply (CapPrm $(probe fcap_foreign.file_caps-off))"
+[ "$(probe fcap_foreign.file_caps-on-again)" = $nocaps ] &&
+	[ "$(probe fcap_foreign.default)" = $nocaps ]
+ok $? "file_caps back on, and all defaults: ignored again"
+
+# 12: a second boot with the same seed gives the same icount numbers.
 "$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
 	--out "$tmp/boot2" --mode icount --round 1 --seed 4242 --side A \
 	--boot 2 --series userns-checks-toggles --timeout 300 2>"$tmp/boot2.err"
@@ -132,7 +142,7 @@ b=$(grep -o '"real_time": [0-9.]*' "$tmp/boot2/forkexec.json" 2>/dev/null | tr '
 ok $? "icount: same image, same seed, same numbers"
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "# boot 1: $a"; echo "# boot 2: $b"; }
 
-# 10: a forced panic is an error, reported quickly with the console tail.
+# 13: a forced panic is an error, reported quickly with the console tail.
 printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/panic.plan"
 mk "$tmp/panic.plan" "$tmp/panic.cpio"
 t0=$(date +%s)
@@ -140,23 +150,24 @@ t0=$(date +%s)
 	--out "$tmp/panic" --mode icount --timeout 120 2>"$tmp/panic.err"
 rc=$?
 el=$(($(date +%s) - t0))
-[ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/panic.err" && [ "$el" -lt 120 ]
+[ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/panic.err" && [ "$el" -le 120 ]
 ok $? "forced panic reported as an error in ${el} s"
 tail -n 3 "$tmp/panic.err" | diag
 
-# 11: a forced hang is an error once the timeout expires.
+# 14: a forced hang is an error once the timeout expires.
 printf 'sleep 1000000\n' >"$tmp/hang.plan"
 mk "$tmp/hang.plan" "$tmp/hang.cpio"
 t0=$(date +%s)
 "$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/hang.cpio" \
-	--out "$tmp/hang" --mode icount --timeout 45 2>"$tmp/hang.err"
+	--out "$tmp/hang" --mode icount --timeout 30 2>"$tmp/hang.err"
 rc=$?
 el=$(($(date +%s) - t0))
-[ "$rc" != 0 ] && grep -q 'guest hang' "$tmp/hang.err" && [ "$el" -lt 60 ]
-ok $? "forced hang reported as an error in ${el} s (timeout 45 s)"
+# 30 s of QEMU CPU time; the wall cap (3x + 60 s) bounds a loaded host.
+[ "$rc" != 0 ] && grep -q 'guest hang' "$tmp/hang.err" && [ "$el" -le 150 ]
+ok $? "forced hang reported as an error in ${el} s wall (timeout 30 s)"
 tail -n 1 "$tmp/hang.err" | diag
 
-# 12: init exiting (a plan that exits) is reported, not waited for.
+# 15: init exiting (a plan that exits) is reported, not waited for.
 printf 'exit 3\n' >"$tmp/exit.plan"
 mk "$tmp/exit.plan" "$tmp/exit.cpio"
 t0=$(date +%s)

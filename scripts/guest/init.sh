@@ -159,25 +159,37 @@ probe() {
 	msg "PROBE $name ${out:-<none>}"
 }
 
-# suid_foreign: exec a setuid-root binary, as uid 2000, from a tmpfs owned
-# by another user namespace (entered through its mount namespace).  Prints
-# the resulting euid: 2000 = not elevated (mnt_may_suid check on),
-# 0 = elevated (check off).
-suid_foreign() {
-	local pid i
+# foreign_exec suid|fcap: exec, as uid 2000, a copy of nsb-guest on a tmpfs
+# owned by another user namespace (entered through its mount namespace,
+# so the mount is not foreign by mount namespace, only by owner).
+#   suid: the copy is setuid root; prints the euid: 2000 = not elevated
+#         (mnt_may_suid on), 0 = elevated (off).
+#   fcap: the copy has cap_dac_override+ep; prints CapPrm: 0...0 = caps
+#         ignored (mnt_may_suid or file_caps on), 0...02 = applied.
+foreign_exec() {
+	local pid i prep what
+	case "$1" in
+	suid) prep="chmod 4755 /mnt/u/x"; what=euid ;;
+	fcap) prep="nsb-guest setcap /mnt/u/x"; what=caps ;;
+	*) echo "foreign_exec: suid or fcap"; return 1 ;;
+	esac
 	rm -f /tmp/userns-ready
-	unshare -U -m -r --propagation private sh -c '
+	unshare -U -m -r --propagation private sh -c "
 		mkdir -p /mnt/u && mount -t tmpfs u /mnt/u &&
-		cp /bin/nsb-guest /mnt/u/suid && chmod 4755 /mnt/u/suid &&
-		touch /tmp/userns-ready && exec sleep 1000000' &
+		cp /bin/nsb-guest /mnt/u/x && $prep &&
+		touch /tmp/userns-ready && exec sleep 1000000" &
 	pid=$!
 	i=0
 	while [ ! -f /tmp/userns-ready ] && [ "$i" -lt 100 ]; do
 		usleep 50000
 		i=$((i + 1))
 	done
-	nsenter -t "$pid" -m nsb-guest runas 2000 /mnt/u/suid euid
+	nsenter -t "$pid" -m nsb-guest runas 2000 /mnt/u/x "$what"
 	kill "$pid"
+}
+
+suid_foreign() {
+	foreign_exec suid
 }
 
 # --- run the plan --------------------------------------------------------

@@ -4,6 +4,9 @@
  *
  *   nsb-guest true                    exit 0 (the exec target)
  *   nsb-guest euid                    print the effective uid
+ *   nsb-guest caps                    print CapPrm of this process (hex)
+ *   nsb-guest setcap FILE             give FILE the file capability
+ *                                     cap_dac_override+ep (v2 xattr)
  *   nsb-guest runas UID PROG [ARG]... drop to UID/GID and exec PROG
  *   nsb-guest forkexec REPS ITERS LABEL
  *       time ITERS fork+exec of "nsb-guest true" per repetition with
@@ -20,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +117,40 @@ fail:
 	return 1;
 }
 
+static int print_caps(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *v = line + 7;
+
+		if (strncmp(line, "CapPrm:", 7))
+			continue;
+		v += strspn(v, " \t");
+		fputs(v, stdout);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int setcap(const char *path)
+{
+	struct vfs_cap_data d = {
+		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+	};
+
+	d.data[0].permitted = 1U << CAP_DAC_OVERRIDE;
+	if (setxattr(path, "security.capability", &d, XATTR_CAPS_SZ_2, 0)) {
+		fprintf(stderr, "nsb-guest: setcap %s: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int runas(const char *uid_str, char **argv)
 {
 	uid_t id = (uid_t)strtoul(uid_str, NULL, 10);
@@ -136,12 +175,17 @@ int main(int argc, char **argv)
 		printf("%u\n", (unsigned int)geteuid());
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "caps"))
+		return print_caps();
+	if (argc == 3 && !strcmp(argv[1], "setcap"))
+		return setcap(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "runas"))
 		return runas(argv[2], argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "forkexec"))
 		return forkexec(atoi(argv[2]), atol(argv[3]), argv[4]);
 	fprintf(stderr,
-		"usage: nsb-guest true | euid | runas UID PROG [ARG]... |\n"
+		"usage: nsb-guest true | euid | caps | setcap FILE |\n"
+		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL\n");
 	return 2;
 }

@@ -13,7 +13,9 @@
 # probes.txt and steps.txt.  Exits 0 only when the guest finished its plan
 # ("@@NSB DONE 0"); otherwise 1 with the reason and the console's tail:
 # panic, oops, no output within --boot-timeout, hang past --timeout, or a
-# guest that stopped without finishing.  QEMU never outlives this script.
+# guest that stopped without finishing.  Timeouts are QEMU CPU seconds
+# under tcg/icount (load-independent), wall seconds under kvm; a wall cap
+# of 3x + 60 s backs them up.  QEMU never outlives this script.
 #
 # icount: -icount shift=0,sleep=off -smp 1 (virtual ns = guest
 # instructions); every mode runs a fixed guest clock
@@ -31,7 +33,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/kernel/lib.sh"
 
 kernel= initrd= out= mode=icount round=0 seed=0 side=A boot=0
-series=unknown cfg_hash=unknown append= timeout=600 boot_timeout=90
+series=unknown cfg_hash=unknown append= timeout=600 boot_timeout=60
 qemu=${QEMU:-qemu-system-x86_64}
 mem=${NSB_GUEST_MEM:-512M}
 
@@ -103,26 +105,41 @@ fail() {
 	die "boot $boot side $side ($series, $mode): $1"
 }
 
+# Timeouts count QEMU's CPU time in tcg/icount: a busy host (other
+# guests, compiles) slows the guest without making it hang, and a hung
+# TCG guest still burns CPU (icount sleep=off warps idle time).  A wall
+# limit of 3x (+60 s) backs them up, and is the only limit under KVM.
+tck=$(getconf CLK_TCK)
+qemu_cpu() {
+	awk -v t="$tck" '{ print int(($14 + $15) / t) }' "/proc/$qpid/stat" 2>/dev/null || echo 0
+}
+clock() {
+	if [ "$mode" = kvm ]; then echo "$el"; else qemu_cpu; fi
+}
+
 t0=$(date +%s)
 status=
+el=0
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 1
 	el=$(($(date +%s) - t0))
+	c=$(clock)
 	if grep -q 'Kernel panic' "$console"; then
 		fail "kernel panic after ${el}s: $(grep -m1 'Kernel panic' "$console" | tr -d '\r')"
 	fi
 	if grep -qE 'Oops|BUG: |general protection fault' "$console"; then
 		fail "kernel oops after ${el}s: $(grep -m1 -E 'Oops|BUG: |general protection fault' "$console" | tr -d '\r')"
 	fi
-	if [ "$el" -ge "$boot_timeout" ] && ! grep -q '@@NSB INIT\|@@NSB DONE' "$console"; then
+	if { [ "$c" -ge "$boot_timeout" ] || [ "$el" -ge $((boot_timeout * 3 + 60)) ]; } &&
+	   ! grep -q '@@NSB INIT\|@@NSB DONE' "$console"; then
 		if [ -s "$console" ]; then
-			fail "no guest init output within ${boot_timeout}s (boot hang)"
+			fail "no guest init output within ${boot_timeout}s (boot hang; ${el}s wall, ${c}s QEMU CPU)"
 		else
-			fail "no console output at all within ${boot_timeout}s"
+			fail "no console output at all within ${boot_timeout}s (${el}s wall)"
 		fi
 	fi
-	if [ "$el" -ge "$timeout" ]; then
-		fail "guest hang: plan not finished within ${timeout}s (last step: $(grep '@@NSB' "$console" | tail -n 1 | tr -d '\r'))"
+	if [ "$c" -ge "$timeout" ] || [ "$el" -ge $((timeout * 3 + 60)) ]; then
+		fail "guest hang: plan not finished within ${timeout}s (${el}s wall, ${c}s QEMU CPU; last step: $(grep '@@NSB' "$console" | tail -n 1 | tr -d '\r'))"
 	fi
 done
 wait "$qpid" || status=$?
