@@ -175,23 +175,26 @@ static int take_cp_opt(struct hopts *o, int key, const char *arg)
 		r = num_arg(arg, 0, 1000, &o->cp.threshold);
 		break;
 	case O_PERMS:
-		if (!(r = num_arg(arg, 19, 1e6, &v)))
+		r = num_arg(arg, 19, 1e6, &v);
+		if (!r)
 			o->cp.perms = (size_t)v;
 		break;
 	case O_MIN_SIZE:
-		if (!(r = num_arg(arg, 2, 1e6, &v)))
+		r = num_arg(arg, 2, 1e6, &v);
+		if (!r)
 			o->cp.min_size = (size_t)v;
 		break;
 	case O_SEED:
-		if (!(r = num_arg(arg, 0, 4294967295.0, &v)))
+		r = num_arg(arg, 0, 4294967295.0, &v);
+		if (!r)
 			o->cp.seed = (unsigned long)v;
 		break;
 	case O_FALSE:
-		o->false_alarms = 1000;
-		if (arg && !(r = num_arg(arg, 1, 1e6, &v)))
+		/* optional: --false-alarms or --false-alarms=N */
+		v = 1000;
+		r = arg ? num_arg(arg, 1, 1e6, &v) : 0;
+		if (!r)
 			o->false_alarms = (long)v;
-		else
-			r = arg ? -1 : 0;
 		break;
 	}
 	return r;
