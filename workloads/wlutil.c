@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/nsfs.h>
 
@@ -145,4 +146,24 @@ int nsb_mount_in_my_ns(int fd)
 int nsb_ns_get_parent(int fd)
 {
 	return ioctl(fd, NS_GET_PARENT);
+}
+
+int nsb_mntns_owned_by_userns(pid_t pid)
+{
+	char path[64];
+	struct stat user, owner;
+	int fd, ufd, ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ufd = ioctl(fd, NS_GET_USERNS);
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (ufd >= 0 && !fstat(ufd, &owner) && !stat(path, &user))
+		ret = owner.st_ino == user.st_ino && owner.st_dev == user.st_dev;
+	if (ufd >= 0)
+		close(ufd);
+	close(fd);
+	return ret;
 }

@@ -22,4 +22,10 @@ int nsb_mount_in_my_ns(int fd);
 /* ioctl(NS_GET_PARENT): a new fd, or -1 with errno (EPERM at the top). */
 int nsb_ns_get_parent(int fd);
 
+/*
+ * 1 if pid's mount namespace is owned by pid's own user namespace
+ * (NS_GET_USERNS), 0 if not, -1 on error.
+ */
+int nsb_mntns_owned_by_userns(pid_t pid);
+
 #endif /* NSB_WORKLOADS_WLUTIL_H */

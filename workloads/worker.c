@@ -648,6 +648,10 @@ static int check_worker(struct nsb_worker *w)
 	if (depth != w->scn.depth)
 		return werr(w, false, "worker at userns depth %d, wanted %d",
 			    depth, w->scn.depth);
+	/* Below init, mounting needs a mount ns of the worker's own userns. */
+	if (w->scn.depth > 0 && nsb_mntns_owned_by_userns(w->pid) != 1)
+		return werr(w, false, "worker's mount namespace is not owned "
+			    "by its user namespace (NS_GET_USERNS)");
 	for (i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
 		int want = nsb_expect_exec_status(&w->scn, bins[i]);
 
