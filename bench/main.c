@@ -134,6 +134,36 @@ static void list_benchmarks(void)
 		printf("%-7s %-14s %s\n", b->group, b->name, b->summary);
 }
 
+/* The command line as typed (for "reproduce" in reports), shell-quoted. */
+static char *command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	char *cmd, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += 3 + 4 * strlen(argv[i]);
+	cmd = p = calloc(1, len);
+	if (!cmd)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		bool plain = argv[i][0] && !argv[i][strcspn(argv[i],
+				" \t\n'\"\\$`*?[]()|&;<>{}!#~")];
+
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *c = argv[i]; *c; c++)
+			p = *c == '\'' ? stpcpy(p, "'\\''") : (*p++ = *c, p);
+		*p++ = '\'';
+	}
+	*p = 0;
+	return cmd;
+}
+
 static void on_signal(int sig)
 {
 	gb_interrupt();
@@ -195,14 +225,15 @@ int main(int argc, char **argv)
 	struct options o = { .results_dir = "results" };
 	const struct nsb_bench *b;
 	char *label = NULL, *out = NULL, *partial = NULL, *outflag = NULL;
-	char **gargv;
+	char **gargv = NULL, *command = command_line(argc, argv);
 	int gargc, ran, ret = 2, i;
 
 	if (parse_options(&argc, argv, &o))
-		return 2;
+		goto out;
 	if (o.list) {
 		list_benchmarks();
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	label = o.info.label ? strdup(o.info.label) : default_label(&o);
 	o.info.label = label;
@@ -237,6 +268,7 @@ int main(int argc, char **argv)
 		goto out;
 
 	nsb_context_collect(&o.info, gb_add_context);
+	gb_add_context("nsbench_command", command ? command : "");
 	for (b = nsb_benchmarks; b->name; b++)
 		b->reg(o.tier);
 
@@ -257,6 +289,7 @@ int main(int argc, char **argv)
 	if (gb_was_interrupted())
 		ret = 130;
 out:
+	free(command);
 	free(label);
 	free(out);
 	free(partial);
