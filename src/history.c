@@ -463,26 +463,25 @@ static int view(struct hopts *o, const struct nsb_history *h,
 	return 0;
 }
 
-static bool first_of(const struct nsb_history *h, size_t i)
+/* Is this the first record of its benchmark?  seen: names so far. */
+static bool first_of(json_t *seen, const char *bench)
 {
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(h->r[j].bench, h->r[i].bench))
-			return false;
+	if (json_object_get(seen, bench))
+		return false;
+	json_object_set_new(seen, bench, json_true());
 	return true;
 }
 
 static int cmd_views(struct hopts *o, const struct nsb_history *h)
 {
-	json_t *out = json_array();
+	json_t *out = json_array(), *seen = json_object();
 	struct bench_view bv;
 	size_t i, shown = 0;
 	long n;
 	int ret = 2;
 
-	for (i = 0; out && i < h->n; i++) {
-		if (!first_of(h, i) || (o->have_re &&
+	for (i = 0; out && seen && i < h->n; i++) {
+		if (!first_of(seen, h->r[i].bench) || (o->have_re &&
 		    regexec(&o->re, h->r[i].bench, 0, NULL, 0)))
 			continue;
 		memset(&bv, 0, sizeof(bv));
@@ -505,6 +504,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 	ret = shown ? 0 : 2;
 out:
 	json_decref(out);
+	json_decref(seen);
 	return ret;
 }
 
