@@ -85,6 +85,22 @@ ok $? "prove reads the regression's KTAP: 1 failed, no parse error"
 prove --exec cat "$tmp/improvement.ktap" >"$tmp/prove" 2>&1
 ok $? "prove passes the improvement's KTAP"
 
+# The kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py), from
+# the kernel source nsbench's builds unpack, when it is there.
+kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
+if [ -f "$kunit/kunit_parser.py" ] && command -v python3 >/dev/null 2>&1; then
+	(cd "$kunit" && python3 -c '
+import sys, kunit_parser
+t = kunit_parser.parse_run_tests(open(sys.argv[1]).read().splitlines())
+c = t.counts
+sys.exit(not (c.passed == 1 and c.failed == 1 and c.skipped == 1 and
+	      c.errors == 0 and t.subtests[0].name == "fix/exec/plain"))
+' "$k") >"$tmp/kunit" 2>&1
+	ok $? "kunit_parser.py: 1 passed, 1 failed, 1 skipped, no errors"
+else
+	skip "no kernel source with tools/testing/kunit/kunit_parser.py"
+fi
+
 # --- JUnit -----------------------------------------------------------------
 run 1 "gate --format=junit" gate "$H" --format=junit --ktap="$tmp/also.ktap"
 has out 'failures="1" skipped="1"' "JUnit: one failure, one skip"
