@@ -476,7 +476,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 {
 	json_t *out = json_array(), *seen = json_object();
 	struct bench_view bv;
-	size_t i, shown = 0;
+	size_t i, shown = 0, changes = 0;
 	long n;
 	int ret = 2;
 
@@ -490,6 +490,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 		bv.n = n > 0 ? (size_t)n : 0;
 		if (n > 0 && view(o, h, &bv, out))
 			n = -1;
+		changes += bv.ncp;
 		free(bv.pts);
 		free(bv.cps);
 		if (n < 0)
@@ -498,6 +499,10 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 	}
 	if (o->json && json_dumpf(out, stdout, JSON_INDENT(2)) == 0)
 		putchar('\n');
+	if (shown && !o->json && o->sub != SUB_PLOT)
+		printf("\n%zu change point(s) in %zu benchmark(s) (sig %g, %zu "
+		       "permutations, threshold %g %%)\n", changes, shown,
+		       o->cp.sig, o->cp.perms, o->cp.threshold);
 	if (!shown)
 		fprintf(stderr, "nsbench history: no benchmark with results "
 			"in %s%s\n", h->path, o->have_re ? " matching" : "");
