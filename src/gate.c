@@ -91,15 +91,22 @@ static int add_file(struct side *s, const char *path)
 static int find_files(struct gate *g, struct side *s)
 {
 	char *path = NULL;
-	size_t i;
+	const char *f;
+	json_t *v;
+	size_t i, j;
 	int ret = 0;
 
 	s->own_files = true;
 	for (i = 0; i < s->n; i++) {
-		if (!readable(s->r[i].file))
+		if (!s->r[i].files)
 			goto dir;
-		if (add_file(s, s->r[i].file))
-			return -1;
+		json_array_foreach(s->r[i].files, j, v) {
+			f = json_string_value(v);
+			if (!readable(f))
+				goto dir;
+			if (add_file(s, f))
+				return -1;
+		}
 	}
 	if (s->nfiles)
 		return 0;

@@ -107,9 +107,11 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 	r->series = str_member(o, "series", false, &bad);
 	r->config_hash = str_member(o, "config_hash", false, &bad);
 	r->version = str_member(o, "nsbench_version", false, &bad);
-	r->file = str_member(o, "file", false, &bad);
+	r->files = json_object_get(o, "files");
 	if (bad)
 		return bad;
+	if (r->files && !json_is_array(r->files))
+		return "files";
 	if (!json_is_integer(n) || json_integer_value(n) < 0)
 		return "n";
 	r->n = (size_t)json_integer_value(n);
@@ -362,7 +364,7 @@ static int fill_samples(json_t *o, const struct nsb_series *s)
 
 static json_t *one_record(const struct nsb_side *side,
 			  const struct nsb_series *s, const char *run,
-			  const char *stamp)
+			  const char *stamp, json_t *files)
 {
 	json_t *o = json_object();
 
@@ -384,7 +386,7 @@ static json_t *one_record(const struct nsb_side *side,
 	set_str(o, "series", nsb_side_ctx(side, "patch_series"));
 	set_str(o, "config_hash", nsb_side_ctx(side, "kernel_config_hash"));
 	set_str(o, "nsbench_version", nsb_side_ctx(side, "nsbench_version"));
-	set_str(o, "file", s->file);
+	json_object_set(o, "files", files);
 	return o;
 }
 
@@ -392,7 +394,7 @@ json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 {
 	struct nsb_side side;
 	char stamp[32], *run = NULL;
-	json_t *arr = NULL, *o;
+	json_t *arr = NULL, *o, *paths = json_array();
 	size_t i;
 
 	nsb_side_init(&side, "run");
@@ -401,11 +403,14 @@ json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 			goto out;
 	run = run_id ? strdup(run_id) : nsb_history_run_id(files[0]);
 	arr = json_array();
-	if (!run || !arr)
+	if (!run || !arr || !paths)
 		goto fail;
+	for (i = 0; i < nfiles; i++)
+		if (json_array_append_new(paths, json_string(files[i])))
+			goto fail;
 	nsb_history_utc(nsb_side_ctx(&side, "date"), stamp, sizeof(stamp));
 	for (i = 0; i < side.n; i++) {
-		o = one_record(&side, &side.s[i], run, stamp);
+		o = one_record(&side, &side.s[i], run, stamp, paths);
 		if (!o || json_array_append_new(arr, o))
 			goto fail;
 	}
@@ -415,6 +420,7 @@ fail:
 	arr = NULL;
 out:
 	free(run);
+	json_decref(paths);
 	nsb_side_free(&side);
 	return arr;
 }

@@ -9,9 +9,10 @@
  *    "unit":"wall-clock ns","mode":"native","timestamp":"2026-...Z",
  *    "kernel_release":"6.1.0","kernel_commit":"abc123" (if known),
  *    "series":"none","config_hash":"sha256:...","nsbench_version":"...",
- *    "metric":"real_time","file":"results/....json"}
+ *    "metric":"real_time","files":["results/....json", ...]}
  *   {"type":"accept","run":"...","timestamp":"...","note":"..."}
  *
+ * "files" are all results files of the run, as append was given them.
  * One "result" line per benchmark per run (status "skip"/"error" with
  * "why" and n = 0 when it has no samples); an "accept" line marks a run
  * as a gate baseline.  The order of the file is the order of the history.
@@ -30,7 +31,8 @@
 struct nsb_hrec {
 	const char *run, *bench, *status, *why, *unit, *mode, *timestamp;
 	const char *kernel_release, *kernel_commit, *series, *config_hash;
-	const char *version, *file;
+	const char *version;
+	json_t *files;		/* the run's results files, or NULL */
 	double median, ci_lo, ci_hi, ci_level;
 	size_t n;
 	size_t line;		/* in the history file, from 1 */
