@@ -54,6 +54,7 @@ struct gate {
 
 	struct nsb_history h;
 	struct side base, cur;
+	const char *ci_label;	/* what the interval of a change is */
 	char method[200], why_none[200];
 	struct nsb_tpoint *t;
 	enum nsb_verdict *v;
@@ -324,8 +325,8 @@ static int point_verdict(struct gate *g, const char *name,
 	if (!t)
 		return -1;
 	t->result = v == NSB_SLOWER ? NSB_T_FAIL : NSB_T_OK;
-	snprintf(t->text, sizeof(t->text), "%s %+.2f %% (95%% CI %+.2f..%+.2f"
-		 " %%)%s%s", verdict_word(v), pct[0], pct[1], pct[2],
+	snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%s %+.2f..%+.2f %%)"
+		 "%s%s", verdict_word(v), pct[0], g->ci_label, pct[1], pct[2],
 		 v == NSB_NOISY ? ", not gated" : "",
 		 v == NSB_NOISY && note && *note ? ": " : "");
 	if (v == NSB_NOISY && note && *note)
@@ -394,6 +395,7 @@ static int gate_history(struct gate *g)
 
 	snprintf(g->method, sizeof(g->method), "history medians and their "
 		 "CIs (results files of both runs not found)");
+	g->ci_label = "medians' CIs";
 	for (i = 0; i < g->cur.n; i++)
 		if (wanted(g, g->cur.r[i].bench) &&
 		    history_row(g, &g->cur.r[i]))
@@ -451,6 +453,7 @@ static int gate_compare(struct gate *g)
 
 	if (run_compare(g, &c))
 		goto out;
+	g->ci_label = "95% CI";
 	snprintf(g->method, sizeof(g->method), "nsbench compare on the "
 		 "results files (%s)", c.n && c.rows[0].e.paired ?
 		 "paired by A/B round" : "Hodges-Lehmann, unpaired");
