@@ -116,6 +116,13 @@ static void check_operations(int depth)
 		else
 			is_int(r, 0, "depth %d: mount+umount %s", depth,
 			       nsb_fs_name(m));
+		r = nsb_worker_call(&w, nsb_op_fscreate, m, 2);
+		if (r == -EPERM && m == NSB_FS_PROC)
+			skip(1, "depth %d: fsopen proc: %s", depth,
+			     strerror(-r));
+		else
+			is_int(r, 0, "depth %d: fsopen+create %s", depth,
+			       nsb_fs_name(m));
 	}
 	is_int(nsb_worker_call(&w, nsb_op_xattr, 0, 2), 0,
 	       "depth %d: setxattr user.*", depth);

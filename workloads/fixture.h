@@ -148,6 +148,8 @@ enum nsb_fstype { NSB_FS_TMPFS, NSB_FS_PROC, NSB_FS_MQUEUE, NSB_FS_COUNT };
 const char *nsb_fs_name(enum nsb_fstype t);
 /* arg: enum nsb_fstype; mount + umount on env->mntpoint. */
 int nsb_op_mount(struct nsb_env *env, int64_t arg, int64_t n);
+/* arg: enum nsb_fstype; fsopen + FSCONFIG_CMD_CREATE + close (sget only). */
+int nsb_op_fscreate(struct nsb_env *env, int64_t arg, int64_t n);
 
 #define NSB_XATTR_SECURITY	1	/* security.nsbench, else user.nsbench */
 #define NSB_XATTR_GET		2	/* fgetxattr, else fsetxattr */

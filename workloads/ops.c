@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <linux/mount.h>
 
 #include "workloads/fixture.h"
 
@@ -126,6 +127,32 @@ int nsb_op_mount(struct nsb_env *env, int64_t arg, int64_t n)
 			return -errno;
 	}
 	return r;
+}
+
+/*
+ * fsopen + FSCONFIG_CMD_CREATE + close: the superblock lookup (sget_fc and
+ * its walk of the type's list for keyed types) without attaching a mount,
+ * so no umount and its RCU grace period dilute it.
+ */
+int nsb_op_fscreate(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	const char *type = nsb_fs_name(arg);
+	int fd;
+
+	while (n-- > 0) {
+		fd = syscall(SYS_fsopen, type, FSOPEN_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		if (syscall(SYS_fsconfig, fd, FSCONFIG_CMD_CREATE, NULL, NULL,
+			    0)) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		close(fd);
+	}
+	return 0;
 }
 
 int nsb_op_xattr(struct nsb_env *env, int64_t arg, int64_t n)

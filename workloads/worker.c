@@ -421,7 +421,7 @@ static void check_mount(struct wctx *c)
 static void pin_ipc_namespaces(struct wctx *c)
 {
 	struct rlimit rl;
-	int i, fd;
+	int i, fd, first = -1;
 
 	/* Each pinned namespace costs one fd. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) &&
@@ -434,12 +434,19 @@ static void pin_ipc_namespaces(struct wctx *c)
 		if (unshare(CLONE_NEWIPC))
 			wfail(c, refused(errno), "unshare(CLONE_NEWIPC) #%d: %m",
 			      i);
-		if (i == c->scn.nipc - 1)
-			break;
 		fd = open("/proc/self/ns/ipc", O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			wfail(c, false, "pin ipc ns #%d: %m", i);
+		if (!i)
+			first = fd;
 	}
+	/*
+	 * Back to the first (oldest) one: superblocks are added at the head
+	 * of the type's list, so sget_fc() passes the N-1 newer ones before
+	 * it finds ours — the walk seed 002 adds a compare to.
+	 */
+	if (setns(first, CLONE_NEWIPC))
+		wfail(c, refused(errno), "setns back to the first ipc ns: %m");
 }
 
 /* Become pid 1 of a new pid namespace; the old worker waits and mirrors. */

@@ -6,8 +6,10 @@
  * sb_lock, with seed 002's s_user_ns compare per superblock.  mqueue is
  * keyed per IPC namespace, proc per pid namespace (the worker is pid 1 of
  * its own, so proc can be mounted below init); tmpfs is not keyed (no
- * walk) and is the control.
- *	sys/mount/<fs>/depth:D/ipcns:N
+ * walk) and is the control.  umount waits for an RCU grace period, which
+ * dwarfs the walk, so sys/mount/fscreate/ does only fsopen +
+ * FSCONFIG_CMD_CREATE + close: the superblock lookup without a mount.
+ *	sys/mount/[fscreate/]<fs>/depth:D/ipcns:N
  */
 #include <stdio.h>
 
@@ -19,21 +21,24 @@ void nsb_register_mount(enum nsb_tier tier)
 	static const int64_t nipc_full[] = { 1, 16, 256, 1024 };
 	bool full = tier == NSB_TIER_FULL;
 	const int64_t *depths = full ? nsb_depths_full : nsb_depths_quick;
-	int nd = full ? nsb_ndepths_full : nsb_ndepths_quick, t, d, i;
+	int nd = full ? nsb_ndepths_full : nsb_ndepths_quick, k, d, i;
 	char name[128];
 
-	for (t = 0; t < NSB_FS_COUNT; t++) {
+	for (k = 0; k < 2 * NSB_FS_COUNT; k++) {
+		int t = k % NSB_FS_COUNT;
+		bool create = k >= NSB_FS_COUNT;
 		struct nsb_variant v = {
 			.scn = { .owner = NSB_OWNER_SELF,
 				 .newpid = t == NSB_FS_PROC },
-			.op = nsb_op_mount, .arg = t,
+			.op = create ? nsb_op_fscreate : nsb_op_mount, .arg = t,
 			.args = NSB_ARG_DEPTH | NSB_ARG_NIPC,
 		};
 		/* The IPC sweep matters for mqueue only. */
 		int ni = t == NSB_FS_MQUEUE ? (full ? 4 : 2) : 1;
 		struct gb_bench *b;
 
-		snprintf(name, sizeof(name), "sys/mount/%s", nsb_fs_name(t));
+		snprintf(name, sizeof(name), "sys/mount/%s%s",
+			 create ? "fscreate/" : "", nsb_fs_name(t));
 		b = nsb_variant_register(name, &v);
 		gb_arg_names(b, "depth", "ipcns", NULL);
 		for (d = 0; d < nd; d++)

@@ -59,13 +59,13 @@ static int want(nsb_op_fn fn, const struct nsb_scn *scn, int64_t arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nsb-wl exec|open|stat|mount [options]\n"
+"usage: nsb-wl exec|open|stat|mount|fscreate [options]\n"
 "  --depth=N      userns depth 0..32 (default 0)\n"
 "  --owner=O      init|self|parent|foreign-proc|foreign-fd|foreign-tree|unrelated\n"
 "  --nosuid --nodev --unpriv   scenario mount flags / run as uid 1000\n"
 "  --file=F       exec/open: bin|suid|fcaps|file|null (default bin / file)\n"
 "  --method=M     exec: fork|vfork|spawn (default fork)\n"
-"  --fs=T         mount: tmpfs|proc|mqueue (default tmpfs)\n"
+"  --fs=T         mount, fscreate (superblock only): tmpfs|proc|mqueue\n"
 "  --nipc=N       IPC namespaces (mqueue superblocks) to create first\n"
 "  --path-depth=K stat: components in the path (default 64)\n"
 "  --count=N      operations (default 100)\n");
@@ -136,6 +136,12 @@ int main(int argc, char **argv)
 		fn = nsb_op_mount;
 		arg = fs;
 		/* proc below init needs a pid namespace of the caller's userns */
+		scn.newpid = fs == NSB_FS_PROC;
+		if (fs == NSB_FS_MQUEUE && !scn.nipc)
+			scn.nipc = 1;
+	} else if (!strcmp(cmd, "fscreate")) {
+		fn = nsb_op_fscreate;
+		arg = fs;
 		scn.newpid = fs == NSB_FS_PROC;
 		if (fs == NSB_FS_MQUEUE && !scn.nipc)
 			scn.nipc = 1;
