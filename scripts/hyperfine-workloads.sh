@@ -16,6 +16,9 @@
 # plus --count operations, so these numbers include set-up; the sys/
 # microbenchmarks keep it out.  A scenario the kernel refuses makes nsb-wl
 # exit 3, which the import records as a skip (hyperfine runs with -i).
+# Workloads: exec (storm of setuid/file-caps/plain execs), mount (mount +
+# umount storm), fscreate (superblock lookups past N IPC namespaces' mqueue
+# superblocks), open.
 
 set -eu
 
@@ -87,5 +90,7 @@ run exec -L depth "$depths" -L owner "$owners" -L file "$files" \
 	-n 'exec/file:{file}/owner:{owner}/depth:{depth}' "$wl exec --unpriv --depth={depth} --owner={owner} --file={file} --count=$count"
 run mount -L depth "$depths" -L fs tmpfs,mqueue -L nipc "$nipcs" \
 	-n 'mount/fs:{fs}/depth:{depth}/ipcns:{nipc}' "$wl mount --depth={depth} --fs={fs} --nipc={nipc} --count=$count"
+run fscreate -L depth "$depths" -L nipc "$nipcs" \
+	-n 'fscreate/fs:mqueue/depth:{depth}/ipcns:{nipc}' "$wl fscreate --depth={depth} --fs=mqueue --nipc={nipc} --count=$((count * 10))"
 run open -L depth "$depths" -L owner "$owners" \
 	-n 'open/file/owner:{owner}/depth:{depth}' "$wl open --unpriv --depth={depth} --owner={owner} --file=file --count=$((count * 100))"

@@ -32,7 +32,7 @@ ASAN_OPTIONS=detect_leaks=0 scripts/hyperfine-workloads.sh --build="$build" \
 rc=$?
 ok $rc "hyperfine-workloads.sh --tier=smoke exits 0"
 [ $rc -eq 0 ] || sed 's/^/# /' "$tmp/log" | tail -20
-for w in exec mount open; do
+for w in exec mount fscreate open; do
 	f=$(grep -- "-hf-$w-smoke.json" "$tmp/files")
 	ok $([ -s "$tmp/hyperfine/smoke/$w.json" ]; echo $?) "$w: raw hyperfine export kept"
 	ok $([ -s "$f" ]; echo $?) "$w: nsbench results file written"
