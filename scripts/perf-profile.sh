@@ -7,7 +7,7 @@
 # usage: scripts/perf-profile.sh [--build=DIR] [--name=RUN] [--results=DIR]
 #                                [--freq=HZ] [--count=N] WORKLOAD...
 #        scripts/perf-profile.sh [options] --cmd=LABEL -- COMMAND [ARG...]
-#   WORKLOAD: exec | open | mount | stat (nsb-wl presets, below), or
+#   WORKLOAD: exec | open | mount | sget | stat (nsb-wl presets), or
 #   --cmd=LABEL -- COMMAND: any command, e.g. nsbench-bench with a filter.
 #   Output, per workload: <results>/perf/<run>/<workload>/
 #     perf.data      the samples (perf report -i perf.data)
@@ -143,9 +143,11 @@ for w in $workloads; do
 			--file=null --count=${n:-1000000} ;;
 	mount)	profile mount "$wl" mount --depth=8 --fs=mqueue --nipc=1024 \
 			--count=${n:-20000} ;;
+	sget)	profile sget "$wl" fscreate --depth=8 --fs=mqueue --nipc=1024 \
+			--count=${n:-200000} ;;
 	stat)	profile stat "$wl" stat --unpriv --depth=8 --path-depth=64 \
 			--count=${n:-200000} ;;
-	*)	die "unknown workload '$w' (exec, open, mount, stat)" ;;
+	*)	die "unknown workload '$w' (exec, open, mount, sget, stat)" ;;
 	esac
 done
 if [ -n "$label" ]; then
