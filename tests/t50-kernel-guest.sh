@@ -45,7 +45,7 @@ skip_all() {
 command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
 command -v busybox >/dev/null || skip_all "busybox-static not installed"
 
-echo "1..15"
+echo "1..16"
 
 # 1: a patch that does not apply names the patch and the hunk.
 mkdir -p "$tmp/bad"
@@ -78,7 +78,7 @@ rc=$?
 ok $? "toggles kernel built or cached in $(($(date +%s) - t0)) s"
 if [ "$rc" != 0 ]; then
 	tail -n 30 "$tmp/build.err" | diag
-	for i in $(seq 3 15); do
+	for i in $(seq 3 16); do
 		ok 1 "skipped: no kernel"
 	done
 	exit 1
@@ -132,7 +132,25 @@ ok $? "file_caps off: the same file caps apply (CapPrm $(probe fcap_foreign.file
 	[ "$(probe fcap_foreign.default)" = $nocaps ]
 ok $? "file_caps back on, and all defaults: ignored again"
 
-# 12: a second boot with the same seed gives the same icount numbers.
+# 12: the boot parameter sets the switches before init runs.
+cat >"$tmp/bp.plan" <<'EOF'
+probe sysctl.mnt_may_suid cat /proc/sys/kernel/userns_checks/mnt_may_suid
+probe sysctl.walk_2015 cat /proc/sys/kernel/userns_checks/walk_2015
+probe suid suid_foreign
+EOF
+mk "$tmp/bp.plan" "$tmp/bp.cpio"
+"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/bp.cpio" \
+	--out "$tmp/bp" --mode icount --timeout 300 \
+	--append "userns_checks=-mnt_may_suid,+walk_2015" 2>"$tmp/bp.err"
+bp() {
+	sed -n "s/^$1 //p" "$tmp/bp/probes.txt" 2>/dev/null | tr -d ' '
+}
+[ "$(bp sysctl.mnt_may_suid)" = 0 ] && [ "$(bp sysctl.walk_2015)" = 1 ] &&
+	[ "$(bp suid)" = 0 ]
+ok $? "userns_checks=-mnt_may_suid,+walk_2015 on the command line: switches set at boot, setuid elevates"
+if [ -f "$tmp/bp/probes.txt" ]; then diag "$tmp/bp/probes.txt"; else diag "$tmp/bp.err"; fi
+
+# 13: a second boot with the same seed gives the same icount numbers.
 "$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
 	--out "$tmp/boot2" --mode icount --round 1 --seed 4242 --side A \
 	--boot 2 --series userns-checks-toggles --timeout 300 2>"$tmp/boot2.err"
@@ -142,7 +160,7 @@ b=$(grep -o '"real_time": [0-9.]*' "$tmp/boot2/forkexec.json" 2>/dev/null | tr '
 ok $? "icount: same image, same seed, same numbers"
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "# boot 1: $a"; echo "# boot 2: $b"; }
 
-# 13: a forced panic is an error, reported quickly with the console tail.
+# 14: a forced panic is an error, reported quickly with the console tail.
 printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/panic.plan"
 mk "$tmp/panic.plan" "$tmp/panic.cpio"
 t0=$(date +%s)
@@ -154,7 +172,7 @@ el=$(($(date +%s) - t0))
 ok $? "forced panic reported as an error in ${el} s"
 tail -n 3 "$tmp/panic.err" | diag
 
-# 14: a forced hang is an error once the timeout expires.
+# 15: a forced hang is an error once the timeout expires.
 printf 'sleep 1000000\n' >"$tmp/hang.plan"
 mk "$tmp/hang.plan" "$tmp/hang.cpio"
 t0=$(date +%s)
@@ -167,7 +185,7 @@ el=$(($(date +%s) - t0))
 ok $? "forced hang reported as an error in ${el} s wall (timeout 30 s)"
 tail -n 1 "$tmp/hang.err" | diag
 
-# 15: init exiting (a plan that exits) is reported, not waited for.
+# 16: init exiting (a plan that exits) is reported, not waited for.
 printf 'exit 3\n' >"$tmp/exit.plan"
 mk "$tmp/exit.plan" "$tmp/exit.cpio"
 t0=$(date +%s)

@@ -29,7 +29,7 @@ rows() {
 rows | sort -t "$(printf '\t')" -k1,1 -k2,2n | awk -F '\t' '
 	{ k = $1 SUBSEP $2; seed[k] = $3; v[k, $4] = $5; unit[$1] = $6
 	  if (!($1 in seen)) { seen[$1] = 1; names[++n] = $1 }
-	  if (!((($1, $2)) in rs)) { rs[$1, $2] = 1; rounds[$1] = rounds[$1] " " $2 } }
+	  if (!(($1, $2) in rs)) { rs[$1, $2] = 1; rounds[$1] = rounds[$1] " " $2 } }
 	END {
 	  for (i = 1; i <= n; i++) {
 	    nm = names[i]; m = 0

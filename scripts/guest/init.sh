@@ -25,6 +25,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs -o mode=1777 tmpfs /tmp
+hostname nsbench-guest
 
 NSB_MODE=unknown NSB_ROUND=0 NSB_SEED=0 NSB_PROBE=0
 for arg in $(cat /proc/cmdline); do
@@ -122,6 +123,26 @@ bench() {
 	tail -n 5 /tmp/$label.log
 	[ -f "$out" ] && send "$label.json" "$out"
 	msg "STEP $label $rc"
+}
+
+# workloads PLAN: a plan of workloads/plans/ (workloads/run-plan.sh format:
+# "<label> <nsbench-bench args>" per line), one results JSON per step.
+workloads() {
+	local p=/workloads/plans/${1%.plan}.plan rc f
+	if [ ! -r "$p" ] || [ ! -x /bin/nsbench-bench ]; then
+		msg "STEP workloads:$1 skipped:missing-plan-or-bench"
+		return 0
+	fi
+	rm -rf /tmp/wl
+	# shellcheck disable=SC2046
+	sh /workloads/run-plan.sh --bench=/bin/nsbench-bench --results=/tmp/wl \
+		"$p" $(ctx_flags) >/tmp/wl.log 2>&1
+	rc=$?
+	tail -n 5 /tmp/wl.log
+	for f in /tmp/wl/*.json; do
+		[ -f "$f" ] && send "$(basename "$f")" "$f"
+	done
+	msg "STEP workloads:$1 $rc"
 }
 
 # forkexec LABEL REPS ITERS: the pipeline's own fork+exec workload.

@@ -7,7 +7,8 @@
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
 # nsb-guest (static), nsbench-bench with the libraries ldd resolves and the
-# dynamic loader, /init and the plan.  Reproducible: sorted entries,
+# dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
+# the plan.  Reproducible: sorted entries,
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
 # byte-identical images (sha256 printed on stderr).
 
@@ -75,6 +76,13 @@ cp "$guest" "$stage/bin/nsb-guest"
 if [ -n "$bench" ]; then
 	[ -x "$bench" ] || die "--bench '$bench' is not executable"
 	copy_bin "$bench"
+fi
+
+# The workloads' guest-side runner and its plans (workloads/), if present.
+if [ -f "$top/workloads/run-plan.sh" ]; then
+	mkdir -p "$stage/workloads/plans"
+	cp "$top/workloads/run-plan.sh" "$stage/workloads/"
+	cp "$top"/workloads/plans/*.plan "$stage/workloads/plans/" 2>/dev/null || true
 fi
 
 cp "$here/init.sh" "$stage/init"

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Slow tier of the kernel pipeline (TAP): a real A/B in icount mode,
+# stock against the toggles series, and an A/A (stock against a separate
+# build of stock), NSB_AB_ROUNDS rounds each (default 3).  Checks that
+# every boot produced results, the manifest, and that the A/A paired
+# median of the pipeline's fork+exec workload is within 1 virtual ns.
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rounds=${NSB_AB_ROUNDS:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+[ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "1..0 # SKIP no linux-source-6.1"; exit 0; }
+command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+echo "1..6"
+
+# ab OUT ARGS...: one ab.sh run, quietly.
+ab() {
+	local out=$1
+	shift
+	"$top/scripts/ab.sh" --mode icount --rounds "$rounds" --out "$out" \
+		--plan "$top/scripts/guest/plans/ab.plan" "$@" >"$out.log" 2>&1
+}
+
+ab "$tmp/ab" --base none --series userns-checks-toggles
+ok $? "A/B stock vs userns-checks-toggles, $rounds rounds"
+[ "$(ls "$tmp"/ab/A/*.json "$tmp"/ab/B/*.json 2>/dev/null | wc -l)" -ge $((rounds * 2)) ]
+ok $? "one results file per boot and side"
+jq -e '.boots | length > 0 and all(.status == "ok")' "$tmp/ab/manifest.json" >/dev/null
+ok $? "manifest lists every boot as ok"
+sed 's/^/# /' "$tmp/ab/summary.txt" 2>/dev/null
+
+ab "$tmp/aa" --base none --aa
+ok $? "A/A stock vs a separate build of stock, $rounds rounds"
+med=$(sed -n '/^guest\/exec (ns)/,/median paired/p' "$tmp/aa/summary.txt" |
+	sed -n 's/.*median paired B-A: \([-+0-9.]*\).*/\1/p')
+echo "# A/A paired median B-A for guest/exec: ${med:-missing} ns"
+[ -n "$med" ] && awk -v m="$med" 'BEGIN { exit !(m <= 1 && m >= -1) }'
+ok $? "A/A residual within 1 virtual ns per fork+exec"
+[ -f "$tmp/aa/manifest.json" ] &&
+	[ "$(jq -r .A.key "$tmp/aa/manifest.json")" != "$(jq -r .B.key "$tmp/aa/manifest.json")" ]
+ok $? "A/A sides are separate builds (different cache keys)"
