@@ -362,6 +362,21 @@ static int fill_samples(json_t *o, const struct nsb_series *s)
 	return 0;
 }
 
+/* Why a run ended early, or NULL if it finished (results/README.md). */
+static const char *incomplete(const struct nsb_side *side)
+{
+	size_t i;
+
+	for (i = 0; i < side->nfiles; i++) {
+		const char *c = nsb_json_str(side->ctx[i], "nsbench_complete");
+
+		if (c && !strcmp(c, "false"))
+			return nsb_json_str(side->ctx[i], "nsbench_end_reason") ?:
+			       "incomplete";
+	}
+	return NULL;
+}
+
 static json_t *one_record(const struct nsb_side *side,
 			  const struct nsb_series *s, const char *run,
 			  const char *stamp, json_t *files)
@@ -386,6 +401,8 @@ static json_t *one_record(const struct nsb_side *side,
 	set_str(o, "series", nsb_side_ctx(side, "patch_series"));
 	set_str(o, "config_hash", nsb_side_ctx(side, "kernel_config_hash"));
 	set_str(o, "nsbench_version", nsb_side_ctx(side, "nsbench_version"));
+	set_str(o, "host", nsb_side_ctx(side, "host_name"));
+	set_str(o, "end_reason", incomplete(side));
 	json_object_set(o, "files", files);
 	return o;
 }

@@ -20,7 +20,7 @@ enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
 struct hopts {
 	enum sub sub;
 	const char *history, *run_id, *note, *commit;
-	bool have_re, json, no_changes;
+	bool have_re, json, no_changes, incomplete;
 	regex_t re;
 	struct nsb_cp_opts cp;
 	struct nsb_trend_opts plot;
@@ -49,7 +49,8 @@ static void usage(FILE *f)
 "  append    one run per results file (or all files as one run with\n"
 "            --run-id, e.g. the rounds of an A/B side); a run already in\n"
 "            the history is not appended twice; --kernel-commit sets\n"
-"            the kernel commit where the results' context lacks it\n"
+"            the kernel commit where the results' context lacks it;\n"
+"            an interrupted run is refused (--allow-incomplete)\n"
 "  accept    mark a run as the baseline of 'nsbench gate'\n"
 "  show      each benchmark's series with its change points\n"
 "  changes   change points only; --false-alarms measures how often\n"
@@ -79,7 +80,7 @@ static void usage(FILE *f)
 
 /* --- options ---------------------------------------------------------- */
 
-enum { O_HISTORY = 256, O_RUN_ID, O_COMMIT, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
+enum { O_HISTORY = 256, O_RUN_ID, O_COMMIT, O_INCOMPLETE, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
 	O_SIG, O_PERMS, O_THRESHOLD, O_MIN_SIZE, O_SEED, O_FALSE, O_OUT_DIR,
 	O_TEMPLATES, O_STEM, O_HELP };
 
@@ -87,6 +88,7 @@ static const struct option opts[] = {
 	{ "history", required_argument, NULL, O_HISTORY },
 	{ "run-id", required_argument, NULL, O_RUN_ID },
 	{ "kernel-commit", required_argument, NULL, O_COMMIT },
+	{ "allow-incomplete", no_argument, NULL, O_INCOMPLETE },
 	{ "note", required_argument, NULL, O_NOTE },
 	{ "benchmark", required_argument, NULL, O_BENCH },
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -138,6 +140,9 @@ static int take_opt(struct hopts *o, int key, const char *arg)
 		return 0;
 	case O_COMMIT:
 		o->commit = arg;
+		return 0;
+	case O_INCOMPLETE:
+		o->incomplete = true;
 		return 0;
 	case O_NO_CHANGES:
 		o->no_changes = true;
@@ -258,6 +263,7 @@ static int append_run(struct hopts *o, const struct nsb_history *h,
 {
 	char *run = o->run_id ? strdup(o->run_id) :
 		    nsb_history_run_id(files[0]);
+	const char *reason;
 	json_t *recs;
 	int ret = -1;
 
@@ -272,6 +278,16 @@ static int append_run(struct hopts *o, const struct nsb_history *h,
 	recs = nsb_history_records(files, n, run);
 	if (!recs)
 		goto out;
+	/* an interrupted run would read as a change point later */
+	reason = nsb_json_str(json_array_get(recs, 0), "end_reason");
+	if (reason && !o->incomplete) {
+		fprintf(stderr, "nsbench history: run %s ended early (%s); not "
+			"appended (--allow-incomplete to keep it)\n", run,
+			reason);
+		json_decref(recs);
+		ret = 0;
+		goto out;
+	}
 	set_commit(recs, o->commit);
 	ret = json_array_extend(all, recs);
 	json_decref(recs);

@@ -123,6 +123,12 @@ has out 'run04' "records after the bad lines are shown"
 run 0 "history append of a run already there" \
 	history append "$H" "$FIX/icount-base.json"
 has err 'already in' "... is refused with a message"
+run 0 "history append of an interrupted run" \
+	history append "$H" "$FIX/icount-interrupted.json"
+has err 'ended early (interrupted); not appended' "... is refused with why"
+run 0 "... appended with --allow-incomplete" \
+	history append "$H" --allow-incomplete "$FIX/icount-interrupted.json"
+has out '3 record' "... all its records"
 run 0 "history changes --format=json" \
 	history changes --history="$FIX/step.jsonl" --format=json
 has out '"index": 10' "the step fixture's change point is at run 10"
