@@ -496,8 +496,29 @@ static size_t failures(const struct gate *g)
 	return k;
 }
 
-static void header(const struct gate *g, char lines[3][256])
+/* "kernel 6.1.0 (commit abc), series none, icount" of a side. */
+static void provenance(const struct side *s, char *buf, size_t len)
 {
+	const struct nsb_hrec *r = s->n ? &s->r[0] : NULL;
+
+	if (!r) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "kernel %s%s%s%s, series %s, %s",
+		 r->kernel_release ? r->kernel_release : "?",
+		 r->kernel_commit ? " (commit " : "",
+		 r->kernel_commit ? r->kernel_commit : "",
+		 r->kernel_commit ? ")" : "", r->series ? r->series : "?",
+		 r->mode ? r->mode : "?");
+}
+
+#define NHDR 5
+
+static void header(const struct gate *g, char lines[NHDR][256])
+{
+	char prov[200];
+
 	snprintf(lines[0], 256, "nsbench gate: run %s against %s%s%s%s, "
 		 "threshold %g %%", g->cur.run ? g->cur.run : "?",
 		 g->base.run ? g->base.run : "no baseline",
@@ -505,16 +526,21 @@ static void header(const struct gate *g, char lines[3][256])
 		 g->base.run ? ")" : "", g->threshold);
 	snprintf(lines[1], 256, "method: %s", g->method);
 	snprintf(lines[2], 256, "nsbench %s", nsb_version());
+	provenance(&g->base, prov, sizeof(prov));
+	snprintf(lines[3], 256, "base: %s", prov);
+	provenance(&g->cur, prov, sizeof(prov));
+	snprintf(lines[4], 256, "new:  %s", prov);
 }
 
 static void print_ktap(FILE *f, const struct gate *g)
 {
-	char lines[3][256];
-	const char *hdr[3] = { lines[0], lines[1], lines[2] };
+	char lines[NHDR][256];
+	const char *hdr[NHDR] = { lines[0], lines[1], lines[2], lines[3],
+				  lines[4] };
 	size_t i, k[3] = { 0 };
 
 	header(g, lines);
-	nsb_ktap_print(f, hdr, 3, g->t, g->n);
+	nsb_ktap_print(f, hdr, NHDR, g->t, g->n);
 	for (i = 0; i < g->n; i++)
 		k[g->t[i].result]++;
 	/* the kselftest runner's closing line */
@@ -524,11 +550,12 @@ static void print_ktap(FILE *f, const struct gate *g)
 
 static void print_text(FILE *f, const struct gate *g)
 {
-	char lines[3][256];
+	char lines[NHDR][256];
 	size_t i, k[NSB_ERROR + 1] = { 0 }, fail = failures(g);
 
 	header(g, lines);
-	fprintf(f, "%s\n%s\n\n", lines[0], lines[1]);
+	fprintf(f, "%s\n%s\n%s\n%s\n\n", lines[0], lines[1], lines[3],
+		lines[4]);
 	for (i = 0; i < g->n; i++) {
 		k[g->v[i]]++;
 		fprintf(f, "%-7s %s\n        %s\n",
