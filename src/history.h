@@ -9,10 +9,12 @@
  *    "unit":"wall-clock ns","mode":"native","timestamp":"2026-...Z",
  *    "kernel_release":"6.1.0","kernel_commit":"abc123" (if known),
  *    "series":"none","config_hash":"sha256:...","nsbench_version":"...",
- *    "metric":"real_time","files":["results/....json", ...]}
+ *    "metric":"real_time","host":"vm",
+ *    "files":["results/....json", ...]}
  *   {"type":"accept","run":"...","timestamp":"...","note":"..."}
  *
- * "files" are all results files of the run, as append was given them.
+ * "files" are all results files of the run, as append was given them;
+ * "end_reason" is there only for a run that ended early (--allow-incomplete).
  * One "result" line per benchmark per run (status "skip"/"error" with
  * "why" and n = 0 when it has no samples); an "accept" line marks a run
  * as a gate baseline.  The order of the file is the order of the history.
