@@ -64,8 +64,9 @@ if [ "$tier" = smoke ]; then
 	# For tests: proves the pipeline, measures nothing worth keeping.
 	runs=2 depths=0,1 owners=init,parent files=bin nipcs=1 count=5
 elif [ "$tier" = full ]; then
-	runs=20 depths=0,1,2,4,8,16,32 owners=init,self,parent,foreign-proc,foreign-fd,foreign-tree,unrelated
-	files=bin,suid,fcaps nipcs=1,16,256,1024 count=200
+	runs=20 depths=0,1,2,4,8,16,32 files=bin,suid,fcaps
+	owners=init,self,parent,foreign-proc,foreign-fd,foreign-tree,unrelated
+	nipcs=1,16,256,1024 count=200
 else
 	runs=5 depths=0,8,32 owners=init,foreign-fd files=bin,suid
 	nipcs=1,256 count=100
@@ -86,11 +87,16 @@ run() {
 }
 
 # parent needs depth >= 1: nsb-wl exits 3 there, imported as a skip.
+d='--depth={depth}'
 run exec -L depth "$depths" -L owner "$owners" -L file "$files" \
-	-n 'exec/file:{file}/owner:{owner}/depth:{depth}' "$wl exec --unpriv --depth={depth} --owner={owner} --file={file} --count=$count"
+	-n 'exec/file:{file}/owner:{owner}/depth:{depth}' \
+	"$wl exec --unpriv $d --owner={owner} --file={file} --count=$count"
 run mount -L depth "$depths" -L fs tmpfs,mqueue -L nipc "$nipcs" \
-	-n 'mount/fs:{fs}/depth:{depth}/ipcns:{nipc}' "$wl mount --depth={depth} --fs={fs} --nipc={nipc} --count=$count"
+	-n 'mount/fs:{fs}/depth:{depth}/ipcns:{nipc}' \
+	"$wl mount $d --fs={fs} --nipc={nipc} --count=$count"
 run fscreate -L depth "$depths" -L nipc "$nipcs" \
-	-n 'fscreate/fs:mqueue/depth:{depth}/ipcns:{nipc}' "$wl fscreate --depth={depth} --fs=mqueue --nipc={nipc} --count=$((count * 10))"
+	-n 'fscreate/fs:mqueue/depth:{depth}/ipcns:{nipc}' \
+	"$wl fscreate $d --fs=mqueue --nipc={nipc} --count=$((count * 10))"
 run open -L depth "$depths" -L owner "$owners" \
-	-n 'open/file/owner:{owner}/depth:{depth}' "$wl open --unpriv --depth={depth} --owner={owner} --file=file --count=$((count * 100))"
+	-n 'open/file/owner:{owner}/depth:{depth}' \
+	"$wl open --unpriv $d --owner={owner} --file=file --count=$((count * 100))"

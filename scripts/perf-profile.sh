@@ -86,8 +86,8 @@ mkdir -p "$out"
 # The check functions of the seed series (and their callers on the hot
 # paths, and test_keyed_super: the compare sget_fc makes per superblock);
 # inlined ones (check_mnt, bprm_fill_uid) show up in their callers.
-CHECKS='in_userns|current_in_userns|mnt_may_suid|may_open_dev|sget_fc|sget|test_keyed_super|
-cap_bprm_creds_from_file|get_vfs_caps_from_disk|cap_inode_setxattr|
+CHECKS='in_userns|current_in_userns|mnt_may_suid|may_open_dev|sget_fc|sget|
+test_keyed_super|cap_bprm_creds_from_file|get_vfs_caps_from_disk|cap_inode_setxattr|
 cap_convert_nscap|security_[a-z_]*|selinux_[a-z_]*|smack_[a-z_]*|
 apparmor_[a-z_]*|bprm_execve|do_open_execat|path_openat|do_dentry_open'
 CHECKS=$(echo "$CHECKS" | tr -d '\n')

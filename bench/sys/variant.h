@@ -2,14 +2,15 @@
 /*
  * variant.h — a sys/ benchmark is a scenario (struct nsb_scn) plus an
  * operation of the fixture library; this registers one as a Google
- * Benchmark with a readable name, e.g. "sys/exec/fork/suid/init/depth:8".
+ * Benchmark with a readable name, e.g. "sys/exec/vfork/suid/init/depth:8".
  *
- * The worker runs the operation; one request per batch (gb__batch) is
- * timed with CLOCK_MONOTONIC and reported as manual time, so only one
- * round trip per batch is added to operations that cost microseconds.  Before timing, the operation runs
- * once and its result must be what the kernel should give in that
- * scenario (expect); a refusal (EPERM, ...) where success was expected
- * is a skip with the reason, anything else an error.
+ * The worker runs the operation; each request (a batch, in chunks) is
+ * timed with CLOCK_MONOTONIC and reported as manual time (the name gets
+ * Google Benchmark's "/manual_time" suffix), so one round trip per chunk
+ * is added to operations that cost microseconds.  Before timing, the
+ * operation runs once and its result must be what the kernel should give
+ * in that scenario (expect); a refusal (EPERM, ...) where success was
+ * expected is a skip with the reason, anything else an error.
  */
 #ifndef NSB_BENCH_SYS_VARIANT_H
 #define NSB_BENCH_SYS_VARIANT_H
