@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/ktap.h"
 #include "src/nsbench.h"
 #include "tests/tap.h"
 
@@ -185,6 +186,41 @@ static void history_only(void)
 	unlink(h2);
 }
 
+/* Names and reasons from elsewhere cannot break either format. */
+static void formats(void)
+{
+	struct nsb_tpoint t[2] = {
+		{ .name = "a/b#c d", .result = NSB_T_FAIL,
+		  .text = "regression <+5 %> & \"more\"\nnext",
+		  .detail = "x -> y" },
+		{ .name = "a/e", .result = NSB_T_SKIP, .text = "no 'mqueue'" },
+	};
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	nsb_ktap_print(f, NULL, 0, t, 2);
+	fclose(f);
+	ok(buf && strstr(buf, "not ok 1 a/b_c_d # regression <+5 %> & "
+			 "\"more\" next\n"),
+	   "KTAP: '#' and blanks in a name replaced, one line per result");
+	ok(buf && strstr(buf, "ok 2 a/e # SKIP no 'mqueue'\n"),
+	   "KTAP: SKIP directive with its reason");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	nsb_junit_print(f, "suite <1>", t, 2);
+	fclose(f);
+	ok(buf && strstr(buf, "name=\"a/b#c d\"") &&
+	   strstr(buf, "&lt;+5 %&gt; &amp; &quot;more&quot;") &&
+	   strstr(buf, "suite &lt;1&gt;") && strstr(buf, "-&gt; y"),
+	   "JUnit: attributes and text escaped");
+	ok(buf && strstr(buf, "failures=\"1\" skipped=\"1\"") &&
+	   strstr(buf, "<skipped message=\"no &apos;mqueue&apos;\"/>"),
+	   "JUnit: counts and the skip");
+	free(buf);
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -194,6 +230,7 @@ int main(void)
 	}
 	snprintf(hist, sizeof(hist), "%s/history.jsonl", dir);
 	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	formats();
 	with_results();
 	history_only();
 	unlink(hist);
