@@ -23,11 +23,11 @@ static const char *scn_name(const struct nsb_scn *s)
 {
 	static char buf[160];
 
-	snprintf(buf, sizeof(buf), "depth %d owner %s%s%s%s%s nipc %d",
+	snprintf(buf, sizeof(buf), "depth %d owner %s%s%s%s%s nipc %d nproc %d",
 		 s->depth, nsb_owner_name(s->owner),
 		 s->nosuid ? " nosuid" : "", s->nodev ? " nodev" : "",
 		 s->unpriv ? " uid1000" : "", s->newpid ? " newpid" : "",
-		 s->nipc);
+		 s->nipc, s->nproc);
 	return buf;
 }
 
@@ -94,7 +94,7 @@ static void sweep_nodev(void)
 static void check_operations(int depth)
 {
 	struct nsb_scn s = { .depth = depth, .owner = NSB_OWNER_SELF,
-			     .nipc = 16, .newpid = true };
+			     .nipc = 16, .newpid = true, .nproc = 16 };
 	struct nsb_worker w;
 	int m, r;
 

@@ -15,7 +15,7 @@ static bool same_scn(const struct nsb_scn *a, const struct nsb_scn *b)
 	return a->depth == b->depth && a->owner == b->owner &&
 	       a->nosuid == b->nosuid && a->nodev == b->nodev &&
 	       a->unpriv == b->unpriv && a->nipc == b->nipc &&
-	       a->newpid == b->newpid;
+	       a->newpid == b->newpid && a->nproc == b->nproc;
 }
 
 void nsb_worker_put_all(void)

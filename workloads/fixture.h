@@ -70,6 +70,8 @@ struct nsb_scn {
 				 * the worker sits in the last one */
 	bool newpid;		/* worker is pid 1 of a pid ns of its userns
 				 * (needed to mount proc below init) */
+	int nproc;		/* >0: that many more pid namespaces with a
+				 * proc superblock each (implies newpid) */
 };
 
 /* What the worker can see; valid inside operations only. */

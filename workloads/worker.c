@@ -418,17 +418,22 @@ static void check_mount(struct wctx *c)
 		      in_ns ? "is" : "is not");
 }
 
-static void pin_ipc_namespaces(struct wctx *c)
+/* Each pinned namespace or superblock costs one fd. */
+static void raise_nofile(struct wctx *c)
 {
 	struct rlimit rl;
-	int i, fd, first = -1;
 
-	/* Each pinned namespace costs one fd. */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) &&
-	    rl.rlim_cur < (rlim_t)c->scn.nipc + 64) {
+	    rl.rlim_cur < (rlim_t)c->scn.nipc + c->scn.nproc + 64) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+static void pin_ipc_namespaces(struct wctx *c)
+{
+	int i, fd, first = -1;
+
 	for (i = 0; i < c->scn.nipc; i++) {
 		/* A new IPC ns brings its own mqueue superblock (mq_init_ns). */
 		if (unshare(CLONE_NEWIPC))
@@ -447,6 +452,75 @@ static void pin_ipc_namespaces(struct wctx *c)
 	 */
 	if (setns(first, CLONE_NEWIPC))
 		wfail(c, refused(errno), "setns back to the first ipc ns: %m");
+}
+
+/* A proc superblock of the caller's pid ns, held by an fs_context fd. */
+static int proc_sb_fd(void)
+{
+	int fd = syscall(SYS_fsopen, "proc", FSOPEN_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* One more pid ns with its own proc superblock, handed back over sv. */
+static void __attribute__((noreturn)) proc_sb_maker(int sock)
+{
+	int fd, status;
+	pid_t pid;
+
+	/* unshare(CLONE_NEWPID) works once per process: hence this child. */
+	if (unshare(CLONE_NEWPID))
+		_exit(nsb_send_int(sock, -errno) ? 1 : 1);
+	pid = fork();
+	if (pid < 0)
+		_exit(nsb_send_int(sock, -errno) ? 1 : 1);
+	if (!pid) {
+		/* pid 1 of the new ns: proc keys its superblock by it. */
+		fd = proc_sb_fd();
+		if (fd < 0)
+			_exit(nsb_send_int(sock, fd) ? 1 : 1);
+		_exit(nsb_send_fd(sock, fd) ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	_exit(0);
+}
+
+/*
+ * N pid namespaces with a proc superblock each, made after the worker's
+ * own (so sget_fc passes all N, newest first, before finding ours).
+ */
+static void pin_proc_superblocks(struct wctx *c)
+{
+	int sv[2], i, fd, err;
+	pid_t pid;
+
+	fd = proc_sb_fd();
+	if (fd < 0)
+		wfail(c, refused(-fd), "proc superblock: %s", strerror(-fd));
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		wfail(c, false, "socketpair: %m");
+	for (i = 0; i < c->scn.nproc; i++) {
+		pid = fork();
+		if (pid < 0)
+			wfail(c, false, "fork: %m");
+		if (!pid)
+			proc_sb_maker(sv[1]);
+		fd = nsb_recv_fd(sv[0], &err);
+		waitpid(pid, NULL, 0);
+		if (fd < 0)
+			wfail(c, refused(-err), "proc superblock #%d: %s", i,
+			      strerror(-err));
+	}
+	close(sv[0]);
+	close(sv[1]);
 }
 
 /* Become pid 1 of a new pid namespace; the old worker waits and mirrors. */
@@ -549,10 +623,13 @@ static void set_up(struct wctx *c)
 	else
 		open_owned_mount(c);
 	check_mount(c);
+	raise_nofile(c);
 	if (c->scn.nipc > 0)
 		pin_ipc_namespaces(c);
-	if (c->scn.newpid)
+	if (c->scn.newpid || c->scn.nproc > 0)
 		enter_new_pid_ns(c);
+	if (c->scn.nproc > 0)
+		pin_proc_superblocks(c);
 	c->env.rwfd = openat(c->env.dirfd, "file", O_RDWR | O_CLOEXEC);
 	if (c->env.rwfd < 0)
 		wfail(c, false, "open file: %m");

@@ -2,14 +2,15 @@
 /*
  * sys/mount — mount+umount of tmpfs, proc and mqueue by the worker, root
  * in its userns at depth D, with N IPC namespaces (N mqueue superblocks)
- * made first: sget_fc()'s walk of the type's superblock list under
+ * or N more pid namespaces with a proc superblock each made after the
+ * worker's own: sget_fc()'s walk of the type's superblock list under
  * sb_lock, with seed 002's s_user_ns compare per superblock.  mqueue is
  * keyed per IPC namespace, proc per pid namespace (the worker is pid 1 of
  * its own, so proc can be mounted below init); tmpfs is not keyed (no
  * walk) and is the control.  umount waits for an RCU grace period, which
  * dwarfs the walk, so sys/mount/fscreate/ does only fsopen +
  * FSCONFIG_CMD_CREATE + close: the superblock lookup without a mount.
- *	sys/mount/[fscreate/]<fs>/depth:D/ipcns:N
+ *	sys/mount/[fscreate/]<fs>/depth:D/<ipcns|pidns>:N
  */
 #include <stdio.h>
 
@@ -17,8 +18,9 @@
 
 void nsb_register_mount(enum nsb_tier tier)
 {
-	static const int64_t nipc_quick[] = { 1, 256 };
-	static const int64_t nipc_full[] = { 1, 16, 256, 1024 };
+	/* tmpfs: 1 IPC ns; proc: +N pid namespaces; mqueue: N IPC ns. */
+	static const int64_t nsb_quick[] = { 1, 256 };
+	static const int64_t nsb_full[] = { 1, 16, 256, 1024 };
 	bool full = tier == NSB_TIER_FULL;
 	const int64_t *depths = full ? nsb_depths_full : nsb_depths_quick;
 	int nd = full ? nsb_ndepths_full : nsb_ndepths_quick, k, d, i;
@@ -31,21 +33,23 @@ void nsb_register_mount(enum nsb_tier tier)
 			.scn = { .owner = NSB_OWNER_SELF,
 				 .newpid = t == NSB_FS_PROC },
 			.op = create ? nsb_op_fscreate : nsb_op_mount, .arg = t,
-			.args = NSB_ARG_DEPTH | NSB_ARG_NIPC,
+			.args = NSB_ARG_DEPTH | (t == NSB_FS_PROC ?
+						 NSB_ARG_NPROC : NSB_ARG_NIPC),
 		};
-		/* The IPC sweep matters for mqueue only. */
-		int ni = t == NSB_FS_MQUEUE ? (full ? 4 : 2) : 1;
+		/* The superblock count matters for the keyed types only. */
+		int ni = t != NSB_FS_TMPFS ? (full ? 4 : 2) : 1;
 		struct gb_bench *b;
 
 		snprintf(name, sizeof(name), "sys/mount/%s%s",
 			 create ? "fscreate/" : "", nsb_fs_name(t));
 		b = nsb_variant_register(name, &v);
-		gb_arg_names(b, "depth", "ipcns", NULL);
+		gb_arg_names(b, "depth", t == NSB_FS_PROC ? "pidns" : "ipcns",
+			     NULL);
 		for (d = 0; d < nd; d++)
 			for (i = 0; i < ni; i++) {
 				int64_t a[2] = {
 					depths[d],
-					full ? nipc_full[i] : nipc_quick[i],
+					full ? nsb_full[i] : nsb_quick[i],
 				};
 
 				gb_args(b, 2, a);

@@ -77,6 +77,8 @@ static void run_slot(struct gb_state *s, int slot)
 		arg = gb_range(s, i++);
 	if (v->args & NSB_ARG_NIPC)
 		scn.nipc = gb_range(s, i++);
+	if (v->args & NSB_ARG_NPROC)
+		scn.nproc = gb_range(s, i++);
 	w = nsb_worker_get(&scn, &why, &skip);
 	if (!w) {
 		if (skip)

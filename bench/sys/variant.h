@@ -24,6 +24,7 @@ enum nsb_var_arg {
 	NSB_ARG_DEPTH = 1 << 0,	/* scn.depth */
 	NSB_ARG_OP = 1 << 1,	/* the operation's argument (path depth) */
 	NSB_ARG_NIPC = 1 << 2,	/* scn.nipc */
+	NSB_ARG_NPROC = 1 << 3,	/* scn.nproc */
 };
 
 struct nsb_variant {

@@ -67,6 +67,7 @@ static void usage(FILE *f)
 "  --method=M     exec: fork|vfork|spawn (default fork)\n"
 "  --fs=T         mount, fscreate (superblock only): tmpfs|proc|mqueue\n"
 "  --nipc=N       IPC namespaces (mqueue superblocks) to create first\n"
+"  --nproc=N      pid namespaces with a proc superblock to create\n"
 "  --path-depth=K stat: components in the path (default 64)\n"
 "  --count=N      operations (default 100)\n");
 }
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
 		{ "method", required_argument, NULL, 'm' },
 		{ "fs", required_argument, NULL, 't' },
 		{ "nipc", required_argument, NULL, 'i' },
+		{ "nproc", required_argument, NULL, 'p' },
 		{ "path-depth", required_argument, NULL, 'k' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 		case 't': fs = lookup("fs", optarg, fs_name, NSB_FS_COUNT);
 			break;
 		case 'i': scn.nipc = atoi(optarg); break;
+		case 'p': scn.nproc = atoi(optarg); break;
 		case 'k': pathdepth = atoi(optarg); break;
 		case 'n': count = atol(optarg); break;
 		case 'h': usage(stdout); return 0;
