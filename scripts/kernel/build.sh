@@ -179,7 +179,7 @@ apply_series() {
 prepare_source
 key=$(compute_key)
 out_dir=$NSB_CACHE/kernels/$key
-label="$series${salt:+ (salt $salt)}"
+label="$series${ksrc:+ @ $ref}${salt:+ (salt $salt)}"
 
 if [ -f "$out_dir/bzImage" ] && [ -f "$out_dir/meta.json" ]; then
 	[ "$quiet" = 1 ] || progress "cached" "$label: $out_dir"
