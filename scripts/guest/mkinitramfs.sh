@@ -66,9 +66,13 @@ if [ -z "$guest" ]; then
 	guest=$NSB_CACHE/guest/nsb-guest
 	mkdir -p "$(dirname "$guest")"
 	if [ ! -x "$guest" ] || [ "$here/nsb-guest.c" -nt "$guest" ]; then
-		gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$guest.tmp" \
-			"$here/nsb-guest.c" || die "cannot build nsb-guest"
-		mv "$guest.tmp" "$guest"
+		# Concurrent runs (parallel test suites) each build their own
+		# temporary and rename it: the last one wins, none sees half.
+		gtmp=$(mktemp "$guest.XXXXXX")
+		gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$gtmp" \
+			"$here/nsb-guest.c" || { rm -f "$gtmp"; die "cannot build nsb-guest"; }
+		chmod 755 "$gtmp"
+		mv "$gtmp" "$guest"
 	fi
 fi
 cp "$guest" "$stage/bin/nsb-guest"

@@ -176,7 +176,12 @@ apply_series() {
 
 # --- build --------------------------------------------------------------
 
+# One extraction at a time (parallel test suites share the cache).
+mkdir -p "$NSB_CACHE/src"
+exec 8>"$NSB_CACHE/src/.lock"
+flock 8
 prepare_source
+exec 8>&-
 key=$(compute_key)
 out_dir=$NSB_CACHE/kernels/$key
 label="$series${ksrc:+ @ $ref}${salt:+ (salt $salt)}"
