@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Nothing left behind: after a normal run of sys/ benchmarks (including a
-# scenario the kernel refuses), after one interrupted with SIGINT and after
-# one killed with SIGKILL, the host has the same mounts, no process of the
-# run's session, no namespace the run created, no setuid or file-caps file
-# in /tmp, no scratch directory and no new loop device.
+# scenario the kernel refuses), after runs interrupted with SIGINT and
+# SIGTERM, one killed with SIGKILL and one that failed (its scenario worker
+# killed under it), the host has the same mounts, no process of the run's
+# session, no namespace the run created, no setuid or file-caps file in
+# /tmp, no scratch directory and no new loop device.
 
 set -u
 bench=${NSB_BUILD:-build}/bench/nsbench-bench
@@ -91,27 +92,44 @@ wait_session_gone() {
 interrupted_run() {
 	sig=$1
 	setsid "$bench" --no-results --benchmark_min_time=30 \
-		--benchmark_filter='^sys/exec/fork/suid/foreign-fd/depth:8' \
+		--benchmark_filter='^sys/exec/vfork/suid/foreign-fd/depth:8' \
 		>"$tmp/out.$sig" 2>&1 &
 	pid=$!
 	i=0
 	while [ $i -lt 300 ]; do
 		[ "$(session_pids $pid | wc -l)" -ge 4 ] && break
+		kill -0 $pid 2>/dev/null || break	# exited early: a bug
 		sleep 0.1
 		i=$((i + 1))
 	done
-	ok $([ $i -lt 300 ]; echo $?) "SIGINT/KILL run: worker and helpers up ($sig)"
+	up=$([ "$(session_pids $pid | wc -l)" -ge 4 ]; echo $?)
+	ok $up "$sig run: worker and helpers up"
+	if [ $up -ne 0 ]; then
+		sed 's/^/# /' "$tmp/out.$sig" | tail -5
+		kill -s KILL $pid 2>/dev/null
+		wait $pid
+		return
+	fi
 	ns_inodes $(session_pids $pid) >"$tmp/ns.during"
 	comm -13 "$tmp/ns.before" "$tmp/ns.during" >"$tmp/ns.ours"
 	ok $([ -s "$tmp/ns.ours" ]; echo $?) "the run made its own namespaces ($sig)"
-	kill -s "$sig" $pid
+	if [ "$sig" = WORKER ]; then
+		# A failed run: the scenario worker dies under the benchmark.
+		kill -s KILL $(cat /proc/$pid/task/*/children)
+	else
+		kill -s "$sig" $pid
+	fi
 	wait $pid
 	rc=$?
-	if [ "$sig" = INT ]; then
-		ok $([ $rc -eq 130 ]; echo $?) "SIGINT: nsbench-bench exits 130 (got $rc)"
-	else
-		ok $([ $rc -eq 137 ]; echo $?) "SIGKILL: killed (got $rc)"
-	fi
+	case $sig in
+	INT|TERM)
+		ok $([ $rc -eq 130 ]; echo $?) "SIG$sig: nsbench-bench exits 130 (got $rc)" ;;
+	KILL)
+		ok $([ $rc -eq 137 ]; echo $?) "SIGKILL: killed (got $rc)" ;;
+	WORKER)
+		grep -q 'operation gave -32' "$tmp/out.$sig"
+		ok $? "worker killed: the benchmark reports the failure (exit $rc)" ;;
+	esac
 	left=$(wait_session_gone $pid 10)
 	ok $([ -z "$left" ]; echo $?) "no process of the run is left ($sig)${left:+: $left}"
 	check_host "$sig"
@@ -150,7 +168,9 @@ ok $([ -z "$left" ]; echo $?) "no process of the normal run is left${left:+: $le
 check_host normal
 
 interrupted_run INT
+interrupted_run TERM
 interrupted_run KILL
+interrupted_run WORKER
 
 echo "1..$n"
 exit $fail
