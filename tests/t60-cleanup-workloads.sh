@@ -35,20 +35,31 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Host state that a leaking run would change.
+# Host state that a leaking run would change.  Other work on the machine
+# may mount and unmount meanwhile, so only what a leak of ours would look
+# like is compared: mounts of our sources ("nsb", "nsb-scratch"), of the
+# types we mount, or under /tmp; setuid and file-caps files with our
+# names; loop devices backed by our files.
 snapshot() {
 	{
 		echo '# mounts'
-		awk '{ print $5, $9, $10 }' /proc/self/mountinfo | sort
+		# Type and source follow the " - " after the optional fields.
+		awk '{	for (i = 7; i < NF && $i != "-"; i++)
+				;
+			t = $(i + 1); src = $(i + 2)
+			if (src ~ /^nsb/ || t ~ /^(mqueue|proc)$/ || $5 ~ /^\/tmp/)
+				print $5, t, src }' /proc/self/mountinfo | sort
+		# Files named as ours (others' files in /tmp may come and go).
 		echo '# setuid/setgid in /tmp'
 		find /tmp -xdev \( -perm -4000 -o -perm -2000 \) 2>/dev/null |
-			sort
+			grep -E 'nsb|/(suid|fcaps|bin)$' | sort
 		echo '# file caps in /tmp'
-		getcap -r /tmp 2>/dev/null | sort
+		getcap -r /tmp 2>/dev/null | grep -E 'nsb|/(suid|fcaps|bin) ' |
+			sort
 		echo '# scratch'
 		ls -d /tmp/nsbench-wl* 2>/dev/null
 		echo '# loop devices'
-		losetup -a 2>/dev/null | sort
+		losetup -a 2>/dev/null | grep nsb | sort
 	} >"$1"
 }
 
