@@ -391,7 +391,7 @@ static void make_foreign_mount(struct wctx *c)
 		if (c->env.dirfd < 0)
 			wfail(c, refused(errno), "open %s: %m", dir);
 	}
-	/* sv[0] stays open (not CLOEXEC'd away): the helper holds until EOF. */
+	/* sv[0] stays open for the worker's life: the helper holds until EOF. */
 	if (c->scn.owner != NSB_OWNER_FOREIGN_TREE)
 		check_foreign(c);
 }
