@@ -21,10 +21,12 @@ mkdir -p "$RESULTS"
 echo "== nsbench: microbenchmarks and native workloads (quick tier) =="
 echo "   kernel $(uname -r); results -> $out"
 start=$(date +%s)
+# display_aggregates_only: the console shows aggregates, the file keeps
+# every repetition (the samples the statistics need).
 # shellcheck disable=SC2086 # NSB_BENCH_ARGS is a word list on purpose
 "$O/bench/nsbench-bench" --tier=quick --label=native-quick --out="$out" \
-	--benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-	${NSB_BENCH_ARGS:-} >"$RESULTS/.last-console.txt" || {
+	--benchmark_repetitions=3 --benchmark_display_aggregates_only=true \
+	${NSB_BENCH_ARGS:-} >"$RESULTS/.last-console.txt" 2>&1 || {
 	rc=$?
 	echo "nsbench: the benchmark run failed (exit $rc); its output:" >&2
 	tail -n 20 "$RESULTS/.last-console.txt" >&2
