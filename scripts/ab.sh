@@ -40,8 +40,8 @@ top=$(cd "$here/.." && pwd)
 . "$here/kernel/lib.sh"
 
 base=none series=userns-checks-toggles aa=0 mode=auto rounds=3
-plan= workloads= ksrc= base_ref= ref= frags= bootfile= append=
-bench= out= timeout=900 seed0=1
+plan='' workloads='' ksrc='' base_ref='' ref='' frags='' bootfile=''
+append='' bench='' out='' timeout=900 seed0=1
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -76,25 +76,10 @@ out=${out:-$top/results/ab-$stamp}
 mkdir -p "$out/A" "$out/B" "$out/boots"
 # Generated results are not tracked.
 echo '*' >"$out/.gitignore"
-export NSB_T0=$(date +%s) NSB_LABEL=ab
+NSB_T0=$(date +%s)
+export NSB_T0 NSB_LABEL=ab
 
-# --- kernels ------------------------------------------------------------
-
-# build SIDE SERIES REF SALT: prints the kernel's cache directory.
-build() {
-	local args="--series $2 $frags"
-	[ -n "$ksrc" ] && args="$args --ksrc $ksrc"
-	[ -n "$3" ] && args="$args --ref $3"
-	[ -n "$4" ] && args="$args --salt $4"
-	progress "kernel" "side $1: $2${4:+ (separate build: $4)}"
-	# shellcheck disable=SC2086
-	NSB_T0= NSB_LABEL= "$here/kernel/build.sh" $args
-}
-kA=$(build A "$base" "$base_ref" "")
-kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa)")
-[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
-
-# --- guest image --------------------------------------------------------
+# --- plan (first: a bad --workloads fails before any build) -------------
 
 if [ -n "$workloads" ]; then
 	plan=$out/plan
@@ -112,10 +97,27 @@ if [ -n "$workloads" ]; then
 fi
 plan=${plan:-$here/guest/plans/ab.plan}
 [ -r "$plan" ] || die "plan '$plan' not found"
-if [ -z "$bench" ]; then
-	for b in "$top/build/bench/nsbench-bench"; do
-		[ -x "$b" ] && bench=$b
-	done
+
+# --- kernels ------------------------------------------------------------
+
+# build SIDE SERIES REF SALT: prints the kernel's cache directory.
+build() {
+	local args="--series $2 $frags"
+	[ -n "$ksrc" ] && args="$args --ksrc $ksrc"
+	[ -n "$3" ] && args="$args --ref $3"
+	[ -n "$4" ] && args="$args --salt $4"
+	progress "kernel" "side $1: $2${4:+ (separate build: $4)}"
+	# shellcheck disable=SC2086
+	NSB_T0='' NSB_LABEL='' "$here/kernel/build.sh" $args
+}
+kA=$(build A "$base" "$base_ref" "")
+kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa)")
+[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
+
+# --- guest image --------------------------------------------------------
+
+if [ -z "$bench" ] && [ -x "$top/build/bench/nsbench-bench" ]; then
+	bench=$top/build/bench/nsbench-bench
 fi
 [ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 initrd=$out/initramfs.cpio

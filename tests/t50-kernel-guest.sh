@@ -78,7 +78,7 @@ rc=$?
 ok $? "toggles kernel built or cached in $(($(date +%s) - t0)) s"
 if [ "$rc" != 0 ]; then
 	tail -n 30 "$tmp/build.err" | diag
-	for i in $(seq 3 16); do
+	for _ in $(seq 3 16); do
 		ok 1 "skipped: no kernel"
 	done
 	exit 1

@@ -17,6 +17,9 @@
 #   @@NSB STEP name status
 #   @@NSB DONE status
 
+# busybox ash has `local`.
+# shellcheck disable=SC3043
+
 set -u
 export PATH=/bin
 umask 022

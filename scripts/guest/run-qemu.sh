@@ -32,8 +32,8 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$top/scripts/kernel/lib.sh"
 
-kernel= initrd= out= mode=icount round=0 seed=0 side=A boot=0
-series=unknown cfg_hash=unknown append= timeout=600 boot_timeout=60
+kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
+series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
 qemu=${QEMU:-qemu-system-x86_64}
 mem=${NSB_GUEST_MEM:-512M}
 

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # scripts/kernel/lib.sh — helpers shared by the kernel and guest scripts.
 # Sourced, not run.
