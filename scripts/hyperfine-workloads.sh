@@ -80,7 +80,7 @@ run() {
 	hyperfine -N -i --style basic --warmup 1 --runs "$runs" \
 		${HYPERFINE_EXTRA:-} \
 		--export-json "$raw/$workload.json" "$@" >&2
-	"$nsbench" import_hyperfine --prefix="wl" \
+	"$nsbench" import-hyperfine --prefix="wl" \
 		--label="hf-$workload-$tier" "$raw/$workload.json" \
 		"$results/$stamp-$host-hf-$workload-$tier.json"
 	echo "$results/$stamp-$host-hf-$workload-$tier.json"

@@ -3,6 +3,7 @@
  * nsbench — the command-line front end: `nsbench <command> [args]`.
  * Commands are rows of src/commands.h, as in perf's command table.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,14 +22,30 @@ static const struct nsb_cmd commands[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* Command names are C identifiers; users type them with '-' for '_'. */
+static bool same_command(const char *typed, const char *name)
+{
+	for (; *typed && *name; typed++, name++)
+		if (*typed != *name && !(*typed == '-' && *name == '_'))
+			return false;
+	return !*typed && !*name;
+}
+
 static void usage(FILE *f)
 {
 	const struct nsb_cmd *c;
 
 	fprintf(f, "usage: nsbench <command> [options]   (nsbench %s)\n\n",
 		nsb_version());
-	for (c = commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	for (c = commands; c->name; c++) {
+		char shown[32];
+
+		snprintf(shown, sizeof(shown), "%s", c->name);
+		for (char *p = shown; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		fprintf(f, "  %-16s %s\n", shown, c->summary);
+	}
 	fprintf(f, "\n'nsbench <command> --help' for a command's options.\n");
 }
 
@@ -49,7 +66,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (c = commands; c->name; c++)
-		if (!strcmp(argv[1], c->name))
+		if (same_command(argv[1], c->name))
 			return c->fn(argc - 1, argv + 1);
 	fprintf(stderr, "nsbench: unknown command '%s'\n", argv[1]);
 	usage(stderr);
