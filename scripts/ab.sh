@@ -8,7 +8,7 @@
 #         [--rounds N] [--plan FILE | --workloads "FILTER..."]
 #         [--ksrc DIR [--base-ref REF] [--ref REF]] [--config FRAG]...
 #         [--boot-file FILE] [--append ARGS] [--bench BIN] [--out DIR]
-#         [--timeout S] [--seed N]
+#         [--timeout S] [--seed N] [--perf]
 #
 #   --base      side A series (default: none = stock source)
 #   --series    side B series (default: userns-checks-toggles)
@@ -24,6 +24,7 @@
 #   --boot-file a kernel-patches .boot file: extra command line, same on
 #               both sides
 #   --seed      base of the per-round seeds (default 1)
+#   --perf      put perf into the guest image (plans can then run it)
 #
 # Results: results/ab-<UTC>/{A,B}/rNN-<label>.json, boots/ (console logs),
 # manifest.json.  Each round uses one seed for both sides; the seed
@@ -41,7 +42,7 @@ top=$(cd "$here/.." && pwd)
 
 base=none series=userns-checks-toggles aa=0 mode=auto rounds=3
 plan='' workloads='' ksrc='' base_ref='' ref='' frags='' bootfile=''
-append='' bench='' out='' timeout=900 seed0=1
+append='' bench='' out='' timeout=900 seed0=1 perf=''
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -62,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--seed) seed0=$2; shift ;;
+	--perf) perf=--perf ;;
 	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -122,7 +124,7 @@ fi
 [ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 initrd=$out/initramfs.cpio
 "$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
-	${bench:+--bench "$bench"}
+	${bench:+--bench "$bench"} $perf
 cp "$plan" "$out/plan" 2>/dev/null || true
 
 if [ -n "$bootfile" ]; then

@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/guest/mkinitramfs.sh --plan FILE --out FILE [--bench BIN]
-#                              [--guest BIN]
+#                              [--guest BIN] [--perf]
 #
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
 # nsb-guest (static), nsbench-bench with the libraries ldd resolves and the
 # dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
-# the plan.  Reproducible: sorted entries,
+# the plan; with --perf also perf (software events only here: no PMU),
+# ~33 MB more.  Reproducible: sorted entries,
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
 # byte-identical images (sha256 printed on stderr).
 
@@ -23,6 +24,7 @@ plan=
 out=
 bench=
 guest=
+perf=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -30,7 +32,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--bench) bench=$2; shift ;;
 	--guest) guest=$2; shift ;;
-	-h|--help) sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	--perf) perf=1 ;;
+	-h|--help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -80,6 +83,17 @@ cp "$guest" "$stage/bin/nsb-guest"
 if [ -n "$bench" ]; then
 	[ -x "$bench" ] || die "--bench '$bench' is not executable"
 	copy_bin "$bench"
+fi
+
+if [ "$perf" = 1 ]; then
+	p=$(command -v perf) || die "--perf: perf not found (apt-get install linux-perf)"
+	# Debian's /usr/bin/perf may be a wrapper script naming perf_<ver>.
+	if ! file -L "$p" | grep -q ELF; then
+		p=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | tail -n 1)
+		[ -n "$p" ] || die "--perf: no perf ELF binary found"
+	fi
+	copy_bin "$p"
+	[ "$(basename "$p")" = perf ] || ln -s "$(basename "$p")" "$stage/bin/perf"
 fi
 
 # The workloads' guest-side runner and its plans (workloads/), if present.
