@@ -64,7 +64,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--seed) seed0=$2; shift ;;
 	--perf) perf=--perf ;;
-	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--bench) bench=$2; shift ;;
 	--guest) guest=$2; shift ;;
 	--perf) perf=1 ;;
-	-h|--help) sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift

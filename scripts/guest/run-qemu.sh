@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--boot-timeout) boot_timeout=$2; shift ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
