@@ -198,6 +198,27 @@ static bool ends_with(const char *s, const char *tail)
 	return a >= b && !strcmp(s + a - b, tail);
 }
 
+/*
+ * A name for a baseline of several files (side A of an A/B): their
+ * directory when they share one.  The returned string is static.
+ */
+static const char *files_name(char **files, size_t n)
+{
+	static char dir[256];
+	const char *slash = strrchr(files[0], '/');
+	size_t len = slash ? (size_t)(slash - files[0]) : 0, i;
+
+	for (i = 1; len && i < n; i++)
+		if (strncmp(files[i], files[0], len + 1) ||
+		    strchr(files[i] + len + 1, '/'))
+			len = 0;
+	if (!len || len >= sizeof(dir))
+		return "baseline files";
+	memcpy(dir, files[0], len);
+	dir[len] = 0;
+	return dir;
+}
+
 /* Returns 0, 1 if there is no baseline yet, -1 on error. */
 static int resolve_base(struct gate *g)
 {
@@ -206,7 +227,8 @@ static int resolve_base(struct gate *g)
 
 	if (g->nbases > 1) {
 		g->base.how = "results files";
-		return side_from_files(&g->base, g->bases, g->nbases, NULL);
+		return side_from_files(&g->base, g->bases, g->nbases,
+				       files_name(g->bases, g->nbases));
 	}
 	if (!strcmp(b, "last-accepted")) {
 		g->base.run = g->h.accepted;
