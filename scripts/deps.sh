@@ -11,7 +11,7 @@ set -eu
 PACKAGES="
 build-essential g++ make pkg-config perl git
 libbenchmark-dev liburcu-dev libjansson-dev libgsl-dev libcap-dev
-gnuplot-nox hyperfine linux-perf
+gnuplot-nox hyperfine linux-perf jq
 attr libcap2-bin e2fsprogs util-linux
 qemu-system-x86 busybox-static cpio xz-utils kmod ccache
 linux-source-6.1 flex bison bc libelf-dev libssl-dev
