@@ -128,8 +128,10 @@ def parse_body(body):
 def normalise(name, insns):
     """Instructions as comparable strings: padding at the end dropped,
     jumps inside the function as @index, other addresses as symbols."""
-    while insns and PAD.match(insns[-1][1]):
-        insns = insns[:-1]
+    end = len(insns)
+    while end and PAD.match(insns[end - 1][1]):
+        end -= 1
+    insns = insns[:end]
     index = {off: i for i, (off, _, _) in enumerate(insns)}
     own = name.split('#')[0]
     out = []
@@ -172,7 +174,9 @@ def strip_spins(insns):
         if len(w) == 5 and all(p.match(x) for p, x in zip(SPIN, w)) and \
            int(SPIN[3].match(w[3]).group(1)) == i + 2:
             ks.append(int(SPIN[1].match(w[1]).group(1), 16))
-            removed_before.extend([None] * 5)
+            # A jump to the block's push lands, in the base, on the
+            # instruction after the block; inside the block: no.
+            removed_before.extend([removed] + [None] * 4)
             removed += 5
             i += 5
             continue

@@ -1,0 +1,244 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/validate.sh — nsbench's self-validation: does the kernel A/B rig
+# recover a change of exactly known size?
+#
+#   validate.sh [--quick] [--mode icount|tcg|kvm] [--rounds N]
+#               [--bench BIN] [--out DIR] [--seed N] [--serial]
+#   validate.sh --from DIR    the table again from a finished run's DIR
+#
+# Builds (cached) the stock kernel, a second, separate stock build (A/A:
+# --salt aa, without ccache when it is not cached yet) and the calibration
+# kernel (kernel-patches/calibration); proves from the two vmlinux files
+# that the series adds exactly its calibration blocks and changes nothing
+# else (scripts/kernel/objdiff.sh); runs scripts/ab.sh stock vs
+# calibration and stock vs stock rebuild with the same per-round seeds
+# (in parallel unless --serial); compares each with `nsbench compare`
+# (median of paired per-round differences) and prints per workload:
+# predicted shift, measured shift with its CI, ratio and verdict, and the
+# A/A residual.
+#
+#   --quick   one workload (path lookup, kernel-patches/calibration/
+#             validate-quick.plan), 2 rounds by default
+#   --mode    icount (default): exit 1 when a gated shift is off by more
+#             than 5 % (10 % below 200 instructions) or an A/A residual
+#             exceeds 1 virtual ns per op.  tcg/kvm: wall-clock time, so
+#             the table reports the minimum detectable effect and whether
+#             the change was detected (CI above zero) instead; it gates
+#             only on failed runs.  (Native mode cannot swap the host's
+#             kernel: not supported.)
+#   --rounds  A/B rounds (default 6: the fewest with a 95 % sign-test CI)
+#
+# Results and report.txt in DIR (default results/validate-<UTC>).
+# Predictions: kernel-patches/calibration/predictions (README.md derives
+# them from the 6.1 source).
+
+set -eu
+
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/kernel/lib.sh
+. "$here/kernel/lib.sh"
+
+cal=$top/kernel-patches/calibration
+args="$*"
+quick=0 mode=icount rounds= bench= out= seed=1 serial=0 from=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--mode) mode=$2; shift ;;
+	--rounds) rounds=$2; shift ;;
+	--bench) bench=$2; shift ;;
+	--out) out=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--serial) serial=1 ;;
+	--from) from=$2; shift ;;
+	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) echo "validate.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+case "$mode" in
+icount|tcg|kvm) ;;
+native) echo "validate.sh: native mode runs the host's kernel; a calibration kernel needs a guest (icount, tcg or kvm)" >&2; exit 2 ;;
+*) echo "validate.sh: --mode must be icount, tcg or kvm" >&2; exit 2 ;;
+esac
+[ -n "$rounds" ] || rounds=$([ "$quick" = 1 ] && echo 2 || echo 6)
+plan=$cal/validate.plan
+[ "$quick" = 1 ] && plan=$cal/validate-quick.plan
+bench=${bench:-$top/build/bench/nsbench-bench}
+[ -x "$bench" ] || die "no nsbench-bench at $bench (run make)"
+command -v jq >/dev/null || die "jq not found"
+nsb=$top/build/nsbench
+[ -x "$nsb" ] || die "no $nsb (run make)"
+
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+out=${from:-${out:-$top/results/validate-$stamp}}
+mkdir -p "$out"
+echo '*' >"$out/.gitignore"
+t0=$(date +%s)
+export NSB_T0=$t0 NSB_LABEL=validate
+report=$out/report.txt
+[ -n "$from" ] && report=$out/report-again.txt
+: >"$report"
+say() {
+	echo "$*" | tee -a "$report"
+}
+say "validate: $0 $args"
+say "validate: mode $mode, $rounds rounds, plan $(basename "$plan"), bench $bench"
+fail=0
+if [ -z "$from" ]; then
+
+# --- kernels ------------------------------------------------------------
+
+progress "kernel" "stock"
+kA=$("$here/kernel/build.sh" --series none)
+progress "kernel" "stock, separate build (A/A)"
+# A truly separate build: no ccache for it (cached afterwards by key).
+kAA=$(NSB_CCACHE=0 "$here/kernel/build.sh" --series none --salt aa)
+progress "kernel" "calibration"
+kB=$("$here/kernel/build.sh" --series calibration)
+say "validate: kernels stock $kA, A/A $kAA, calibration $kB"
+
+# --- objdump proof ------------------------------------------------------
+
+expect=$(sed -n 's/.*calibration_spin(\([0-9]*\)).*/\1/p' "$cal"/0*.patch | sort -u | tr '\n' ' ')
+progress "objdiff" "calibration vs stock (K = $expect)"
+"$here/kernel/objdiff.sh" --expect "$expect" "$kA" "$kB" >"$out/objdiff.txt" 2>&1 || fail=1
+progress "objdiff" "stock vs stock rebuild"
+"$here/kernel/objdiff.sh" --aa "$kA" "$kAA" >"$out/objdiff-aa.txt" 2>&1 || fail=1
+cat "$out/objdiff.txt" "$out/objdiff-aa.txt" | tee -a "$report"
+
+# --- A/B and A/A --------------------------------------------------------
+
+ab() {
+	"$here/ab.sh" --mode "$mode" --rounds "$rounds" --plan "$plan" \
+		--bench "$bench" --seed "$seed" "$@"
+}
+progress "ab" "stock vs calibration and stock vs stock rebuild, $rounds rounds each"
+if [ "$serial" = 1 ]; then
+	ab --base none --series calibration --out "$out/ab" >"$out/ab.log" 2>&1 || fail=1
+	ab --aa --base none --out "$out/aa" >"$out/aa.log" 2>&1 || fail=1
+else
+	ab --base none --series calibration --out "$out/ab" >"$out/ab.log" 2>&1 &
+	pab=$!
+	ab --aa --base none --out "$out/aa" >"$out/aa.log" 2>&1 || fail=1
+	wait "$pab" || fail=1
+fi
+[ "$fail" = 0 ] || grep -h 'error' "$out/ab.log" "$out/aa.log" >&2 || true
+else
+	cat "$out/objdiff.txt" "$out/objdiff-aa.txt" 2>/dev/null | tee -a "$report"
+	mode=$(jq -r .mode "$out/ab/manifest.json")
+	rounds=$(jq -r .rounds "$out/ab/manifest.json")
+fi
+
+cmp_json() {
+	"$nsb" compare --format=json "$1"/A/*.json -- "$1"/B/*.json \
+		>"$1/compare.json" 2>"$1/compare.err" || true
+}
+cmp_json "$out/ab"
+cmp_json "$out/aa"
+
+# --- table --------------------------------------------------------------
+
+# row NAME FIELD FILE: a number from the compare row of NAME.
+row() {
+	jq -r --arg n "$1" ".rows[] | select(.name == \$n) | $2 // empty" "$3" 2>/dev/null | head -n 1
+}
+
+say ""
+if [ "$mode" = icount ]; then
+	say "$(printf '%-46s %9s %26s %7s %6s  %s' workload predicted 'measured [95% CI]' ratio 'A/A' verdict)"
+else
+	say "$(printf '%-46s %9s %26s %9s  %s' workload 'pred insn' 'measured ns [CI]' 'MDE ns' verdict)"
+fi
+bad=0 rows=0
+while read -r name pred gate _; do
+	case "$name" in ''|\#*) continue ;; esac
+	j=$out/ab/compare.json
+	est=$(row "$name" .shift.est "$j")
+	short=${name%/manual_time}
+	if [ -z "$est" ]; then
+		# Not in this plan (quick form) or the benchmark failed.
+		if grep -q "\"$name\"" "$out"/ab/A/*.json 2>/dev/null; then
+			say "$(printf '%-46s %9s %26s %7s %6s  %s' "$short" "$pred" - - - 'FAIL (no result)')"
+			bad=1
+		fi
+		continue
+	fi
+	rows=$((rows + 1))
+	lo=$(row "$name" .shift.lo "$j")
+	hi=$(row "$name" .shift.hi "$j")
+	lvl=$(row "$name" .shift.level "$j")
+	paired=$(row "$name" .paired "$j")
+	aa=$(row "$name" .shift.est "$out/aa/compare.json")
+	if [ "$mode" = icount ]; then
+		v=$(awk -v e="$est" -v p="$pred" -v a="${aa:-nan}" -v g="$gate" 'BEGIN {
+			tol = p < 200 ? 0.10 : 0.05; r = e / p
+			ok = (r >= 1 - tol && r <= 1 + tol)
+			aok = (a != "nan" && a >= -1 && a <= 1)
+			v = ok ? "ok" : "OFF"
+			v = v sprintf(" (tol %d%%)", tol * 100)
+			if (!aok) v = v " A/A>1ns"
+			if (g != "yes") v = v " [not gated]"
+			else if (!ok || !aok) v = v " FAIL"
+			printf "%.3f|%s", r, v }')
+		ratio=${v%%|*} verdict=${v#*|}
+		case "$verdict" in *FAIL*) bad=1 ;; esac
+		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %7s %+6.1f  %s' \
+			"$short" "$pred" "$est" "$lo" "$hi" "$ratio" "${aa:-nan}" "$verdict")"
+	else
+		mde=$(row "$name" .mde_pct "$j")
+		base=$(row "$name" .base_ref "$j")
+		v=$(awk -v lo="$lo" -v m="${mde:-nan}" -v b="$base" 'BEGIN {
+			printf "%.1f|%s", m * b / 100, lo > 0 ? "detected" : "not detected" }')
+		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %9s  %s' \
+			"$short" "$pred" "$est" "$lo" "$hi" "${v%%|*}" "${v#*|}")"
+	fi
+	[ "$paired" = true ] || say "    (unpaired: the rounds did not pair)"
+	if [ -n "$lvl" ] && awk -v l="$lvl" 'BEGIN { exit !(l < 0.949) }'; then
+		say "    (CI level $lvl only: too few rounds for 95 %)"
+	fi
+done <"$cal/predictions"
+[ "$rows" -gt 0 ] || { say "validate: no workload measured"; bad=1; }
+
+# --- determinism of the runs --------------------------------------------
+
+say ""
+say "determinism:"
+aslr=$(cat "$out"/ab/[AB]/*.json "$out"/aa/[AB]/*.json 2>/dev/null |
+	sed -n 's/.*"nsbench_aslr": *"\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')
+say "  guest ASLR (randomize_va_space, every results file): ${aslr:-unknown}"
+say "  guest clock: $(grep -o -- '-rtc [^ )]*' "$here/guest/run-qemu.sh" | head -n 1)"
+ini=$(for m in "$out"/ab/manifest.json "$out"/aa/manifest.json; do
+	jq -r .initramfs_sha256 "$m" 2>/dev/null; done | sort -u | wc -l)
+say "  initramfs: one image for all $((rounds * 4)) boots: $([ "$ini" = 1 ] && echo yes || echo "NO ($ini images)")"
+same=yes
+for d in "$out"/ab/boots/r*-A "$out"/aa/boots/r*-A; do
+	[ -f "$d/cmdline" ] || continue
+	cmp -s "$d/cmdline" "${d%-A}-B/cmdline" || same=no
+done
+say "  kernel command line byte-identical between the sides of each round: $same"
+seeds=$(for d in "$out"/ab "$out"/aa; do
+	jq -r '.boots[] | "\(.round) \(.seed)"' "$d/manifest.json" 2>/dev/null; done |
+	sort -u | awk '{ n[$1]++ } END { for (r in n) if (n[r] > 1) bad = 1; print bad ? "no" : "yes" }')
+say "  one seed per round, shared by both sides and by the A/B and A/A runs: $seeds"
+say "  warm-up: the fixture's untimed first call + libbenchmark sizing runs; nsb-guest forkexec: one untimed fork+exec"
+[ "$ini" = 1 ] && [ "$same" = yes ] && [ "$seeds" = yes ] || bad=1
+
+el=$(($(date +%s) - t0))
+say ""
+say "validate: wall time $((el / 60)) min $((el % 60)) s; results in $out"
+[ "$fail" = 0 ] || say "validate: FAIL (a build, objdiff proof or boot failed: see $out/*.log, objdiff*.txt)"
+if [ "$mode" = icount ] && [ "$bad" = 1 ]; then
+	say "validate: FAIL (a calibrated shift or A/A residual out of bounds)"
+	exit 1
+fi
+[ "$fail" = 0 ] || exit 1
+say "validate: PASS"
+exit 0
+}
