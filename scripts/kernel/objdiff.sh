@@ -76,7 +76,7 @@ import sys
 
 FUNC = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
 INSN = re.compile(r'^\s*([0-9a-f]+):\s*(.*)$')
-TARGET = re.compile(r'\b[0-9a-f]{8,16} <([^>+]+)(\+0x[0-9a-f]+)?>')
+TARGET = re.compile(r'\b[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>')
 PAD = re.compile(r'^(nop|xchg\s+%ax,%ax|int3|cs nopw|data16|\(bad\))')
 
 
@@ -144,6 +144,10 @@ def normalise(name, insns):
                 return '@%s' % index.get(o, 'x%x' % o)
             return '<%s%s>' % (sym, rel or '')
         t = TARGET.sub(target, text)
+        # Alignment padding: one instruction whatever its encoding (a
+        # moved function may get nopw where it had nopl).
+        if re.match(r'^(nop[wl]?|xchg %ax,%ax|cs nopw|data16 .*nop.*)\b', t):
+            t = 'nop'
         # rip-relative displacements and absolute kernel addresses move
         # with the layout; the symbol in objdump's comment does not.
         t = re.sub(r'-?0x[0-9a-f]+\(%rip\)', 'X(%rip)', t)
