@@ -123,8 +123,15 @@ if [ -z "$bench" ] && [ -x "$top/build/bench/nsbench-bench" ]; then
 fi
 [ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 initrd=$out/initramfs.cpio
+# The LSM scenarios' files (/lsm) when an LSM is switched on or the plan
+# runs LSM steps (scripts/guest/lsm/README.md).
+lsmimg=''
+if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
+   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
+	lsmimg=--lsm
+fi
 "$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
-	${bench:+--bench "$bench"} $perf
+	${bench:+--bench "$bench"} $perf $lsmimg
 cp "$plan" "$out/plan" 2>/dev/null || true
 
 if [ -n "$bootfile" ]; then

@@ -219,6 +219,13 @@ suid_foreign() {
 # --- run the plan --------------------------------------------------------
 
 msg "INIT mode=$NSB_MODE round=$NSB_ROUND seed=$NSB_SEED aslr=$NSB_ASLR kernel=$(uname -r)"
+# LSM scenarios (mkinitramfs.sh --lsm): load the active LSM's policy or
+# rules and the labelled ext4 image; plans may then run lsm_check.
+if [ -r /lsm/setup.sh ]; then
+	# shellcheck disable=SC1091
+	. /lsm/setup.sh
+	lsm_setup || msg "PROBE lsm.setup failed"
+fi
 perturb "$NSB_SEED"
 # shellcheck disable=SC1091
 . /plan

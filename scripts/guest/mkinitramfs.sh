@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/guest/mkinitramfs.sh --plan FILE --out FILE [--bench BIN]
-#                              [--guest BIN] [--perf]
+#                              [--guest BIN] [--perf] [--lsm]
 #
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
 # nsb-guest (static), nsbench-bench with the libraries ldd resolves and the
 # dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
 # the plan; with --perf also perf (software events only here: no PMU),
-# ~33 MB more.  Reproducible: sorted entries,
+# ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
+# scripts/guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
+# image made with mkfs.ext4 -d, nsb-lsm, setup.sh).  Reproducible: sorted entries,
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
 # byte-identical images (sha256 printed on stderr).
 
@@ -25,6 +27,7 @@ out=
 bench=
 guest=
 perf=0
+lsm=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--bench) bench=$2; shift ;;
 	--guest) guest=$2; shift ;;
 	--perf) perf=1 ;;
+	--lsm) lsm=1 ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
@@ -101,6 +105,24 @@ if [ -f "$top/workloads/run-plan.sh" ]; then
 	mkdir -p "$stage/workloads/plans"
 	cp "$top/workloads/run-plan.sh" "$stage/workloads/"
 	cp "$top"/workloads/plans/*.plan "$stage/workloads/plans/" 2>/dev/null || true
+fi
+
+if [ "$lsm" = 1 ]; then
+	mkdir -p "$stage/lsm/m" "$stage/lsm/ext4" "$stage/lsm/src"
+	"$here/lsm/build-selinux-policy.sh" --out "$stage/lsm/selinux.policy"
+	cp "$here/lsm/smack.rules" "$here/lsm/setup.sh" "$stage/lsm/"
+	gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$stage/bin/nsb-lsm" \
+		"$here/lsm/nsb-lsm.c" || die "cannot build nsb-lsm"
+	# The image's files (labels are set in the guest, where the LSM is).
+	head -c 4096 /dev/zero >"$stage/lsm/src/file"
+	mkdir -p "$stage/lsm/src/d"
+	find "$stage/lsm/src" -exec touch -h -d @0 {} +
+	E2FSPROGS_FAKE_TIME=1 mkfs.ext4 -q -F -b 1024 -N 64 -m 0 \
+		-U 6e736200-0000-4000-8000-000000000007 \
+		-E hash_seed=6e736200-0000-4000-8000-000000000007,root_owner=0:0 \
+		-d "$stage/lsm/src" "$stage/lsm/ext4.img" 2048 ||
+		die "mkfs.ext4 -d failed"
+	rm -rf "$stage/lsm/src"
 fi
 
 cp "$here/init.sh" "$stage/init"
