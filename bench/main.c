@@ -246,6 +246,11 @@ int main(int argc, char **argv)
 	gargv[gargc++] = argv[0];
 	if (o.tier == NSB_TIER_QUICK)
 		gargv[gargc++] = "--benchmark_min_time=0.05";
+	/* Listing or help runs no benchmark: no results file to write. */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") ||
+		    !strncmp(argv[i], "--benchmark_list_tests", 22))
+			o.no_results = true;
 	if (!o.no_results) {
 		if (o.out)
 			out = strdup(o.out);

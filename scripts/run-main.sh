@@ -16,7 +16,8 @@
 # Environment: O (build dir, default build), NSB_RESULTS (default
 # results), NSB_BENCH_ARGS (extra nsbench-bench flags for stage 1),
 # NSB_STAGES (default "native ab"), NSB_MODE (auto|icount|tcg|kvm,
-# default auto), NSB_ROUNDS (default 3), NSB_SERIES (default
+# default auto), NSB_ROUNDS (default 6: the fewest paired rounds whose
+# sign-test interval reaches 95 %; 3 is quicker and says "noisy"), NSB_SERIES (default
 # userns-checks-toggles).
 
 set -eu
@@ -71,7 +72,7 @@ stage_ab() {
 
 	say "2/3 kernel A/B: stock 6.1 vs $series (${NSB_MODE:-auto} mode)"
 	scripts/ab.sh --base none --series "$series" \
-		--mode "${NSB_MODE:-auto}" --rounds "${NSB_ROUNDS:-3}" \
+		--mode "${NSB_MODE:-auto}" --rounds "${NSB_ROUNDS:-6}" \
 		--bench "$O/bench/nsbench-bench" --out "$dir"
 
 	say "3/3 report: $dir"
