@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "workloads/lsm.h"
+#include "workloads/lsmfuse.h"
 
 static enum nsb_lsm lsm_from(const char *s)
 {
@@ -76,7 +77,8 @@ const char *nsb_lsm_kind_name(enum nsb_lsm_kind k)
 
 const char *nsb_lsm_target_name(enum nsb_lsm_target t)
 {
-	return t == NSB_LSM_EXT4 ? "ext4" : "tmpfs";
+	return t == NSB_LSM_EXT4 ? "ext4" : t == NSB_LSM_FUSE ? "fuse" :
+								  "tmpfs";
 }
 
 /* Label class of the xattr value v (len bytes, maybe NUL-terminated). */
@@ -108,7 +110,8 @@ static int fd_class(int fd, const char *path, enum nsb_lsm l)
  * the class found by the first call of each operation.
  */
 static int lsm_known = -1;
-static int ext4_dirfd = -1, ext4_rwfd = -1;
+static int ext4_dirfd = -1, ext4_rwfd = -1, fuse_dirfd = -1;
+static char fuse_dir[512];
 static int first_class[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT + 2];
 static char first_done[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT + 2];
 
@@ -122,9 +125,31 @@ static enum nsb_lsm lsm(void)
 static int target_fds(struct nsb_env *env, enum nsb_lsm_target t,
 		      int *dirfd, int *rwfd)
 {
+	pid_t server;
+	int r;
+
 	if (t == NSB_LSM_TMPFS) {
 		*dirfd = env->dirfd;
 		*rwfd = env->rwfd;
+		return 0;
+	}
+	if (t == NSB_LSM_FUSE) {
+		if (fuse_dirfd < 0) {
+			snprintf(fuse_dir, sizeof(fuse_dir), "%s/lsm-fuse",
+				 env->scratch);
+			if (mkdir(fuse_dir, 0755) && errno != EEXIST)
+				return -errno;
+			r = nsb_fuse_mount(fuse_dir, nsb_lsm_xattr(lsm()),
+					   nsb_lsm_label(lsm()), &server);
+			if (r)
+				return r;
+			fuse_dirfd = open(fuse_dir, O_PATH | O_DIRECTORY |
+					  O_CLOEXEC);
+			if (fuse_dirfd < 0)
+				return -errno;
+		}
+		*dirfd = fuse_dirfd;
+		*rwfd = -1;
 		return 0;
 	}
 	if (ext4_dirfd < 0) {
@@ -221,6 +246,17 @@ int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n)
 			close(fd);
 			unlinkat(dirfd, "lsm-probe", 0);
 			break;
+		case NSB_LSM_STAT:
+			/* fuse: the label a fresh inode got (lookup). */
+			first_class[slot] = 0;
+			if (t == NSB_LSM_FUSE) {
+				char path[600];
+
+				snprintf(path, sizeof(path), "%s/file",
+					 fuse_dir);
+				first_class[slot] = fd_class(-1, path, lsm());
+			}
+			break;
 		default:
 			first_class[slot] = 0;
 		}
@@ -236,8 +272,6 @@ int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 	static const char *const types[] = { "sysfs", "devpts" };
 	const char *type = types[arg & 1];
 	const char *opts = arg & 1 ? "newinstance,ptmxmode=0666" : NULL;
-	int slot = NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT + (arg & 1);
-	char path[600];
 
 	if (!mnt_dir[0]) {
 		snprintf(mnt_dir, sizeof(mnt_dir), "%s/lsm-mnt", env->scratch);
@@ -247,31 +281,11 @@ int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 		if (unshare(CLONE_NEWNET))
 			return -errno;
 	}
-	if (!first_done[slot]) {
-		first_done[slot] = 1;
-		if (mount(type, mnt_dir, type, 0, opts))
-			return first_class[slot] = -errno;
-		first_class[slot] = 0;
-		if (!(arg & 1)) {
-			snprintf(path, sizeof(path), "%s/%s", mnt_dir,
-				 NSB_LSM_SYSFS_FILE);
-			first_class[slot] = fd_class(-1, path, lsm());
-			/* No label at all (no LSM, or never set): 0. */
-			if (first_class[slot] == -ENODATA ||
-			    first_class[slot] == -EOPNOTSUPP)
-				first_class[slot] = 0;
-		}
-		if (umount2(mnt_dir, 0))
-			return -errno;
-		if (first_class[slot] < 0)
-			return first_class[slot];
-		n--;
-	}
 	while (n-- > 0) {
 		if (mount(type, mnt_dir, type, 0, opts))
 			return -errno;
 		if (umount2(mnt_dir, 0))
 			return -errno;
 	}
-	return first_class[slot];
+	return 0;
 }

@@ -26,8 +26,6 @@ const char *nsb_lsm_label(enum nsb_lsm l);
 
 /* Where the guest mounts its labelled ext4 image (init-owned). */
 #define NSB_LSM_EXT4_DIR	"/lsm/ext4"
-/* A sysfs file the guest labels lab_t (kernfs keeps the xattr per node). */
-#define NSB_LSM_SYSFS_FILE	"kernel/uevent_seqnum"
 
 /* Label classes an operation returns (positive, so -errno stays apart). */
 #define NSB_LABEL_XATTR		1	/* the suite's label, from the xattr */
@@ -45,6 +43,8 @@ enum nsb_lsm_kind {
 enum nsb_lsm_target {
 	NSB_LSM_TMPFS,		/* the scenario's tmpfs (owner of the scn) */
 	NSB_LSM_EXT4,		/* the guest's labelled ext4 (init-owned) */
+	NSB_LSM_FUSE,		/* lsmfuse.c mounted by the worker: owned
+				 * by its userns; every lookup a new inode */
 	NSB_LSM_TARGET_COUNT,
 };
 const char *nsb_lsm_kind_name(enum nsb_lsm_kind k);
@@ -55,8 +55,8 @@ int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n);
  * arg: 0 sysfs in a new network namespace owned by the worker's userns,
  * 1 devpts (newinstance): mount + umount, a new superblock each time, so
  * the LSM's per-superblock label decision (selinux_set_mnt_opts,
- * smack_set_mnt_opts) runs every iteration.  Returns the label class of
- * NSB_LSM_SYSFS_FILE (sysfs; 0 without an LSM label) or 0 (devpts).
+ * smack_set_mnt_opts) runs every iteration.  Returns 0 or -errno.
+ * (6.1 sysfs superblocks are init-owned: fc->global.)
  */
 int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n);
 

@@ -2,11 +2,12 @@
 /*
  * sys/lsm — the per-superblock label policy of the active LSM (seeds 006,
  * 007, 008): label reads and writes, file creation (inode_init_security),
- * stat, open and exec on an init-owned labelled ext4 image and on tmpfs
- * mounts of each owner, and mount + umount of a superblock whose label
+ * stat, open and exec on an init-owned labelled ext4 image, on tmpfs
+ * mounts of each owner and on a labelling FUSE server's mount of each
+ * owner (workloads/lsmfuse.c: every lookup labels a new inode), and mount + umount of a superblock whose label
  * behaviour the LSM decides per owner (sysfs in a userns-owned netns for
  * SELinux, devpts for Smack), across the userns depth sweep.
- *	sys/lsm/<none|selinux|smack>/<op>/<tmpfs|ext4>/<owner>/depth:D
+ *	sys/lsm/<none|selinux|smack>/<op>/<tmpfs|ext4|fuse>/<owner>/depth:D
  *	sys/lsm/<lsm>/mount/<sysfs|devpts>/depth:D
  * The rows carry the LSM that is active (only that one is registered).
  * Each row's first call proves its label claim before the clock (see
@@ -55,7 +56,19 @@ static int expect_lsm(const struct nsb_scn *scn, int64_t arg)
 	enum nsb_lsm_kind k = arg & 0xff;
 	enum nsb_lsm_target t = (arg >> 8) & 0xff;
 	enum nsb_lsm l = nsb_lsm_active();
-	bool uns = t == NSB_LSM_TMPFS && userns_owned(scn);
+	/* The worker mounts the fuse server itself: its own userns owns it. */
+	bool uns = t == NSB_LSM_FUSE ? scn->depth > 0 :
+		   t == NSB_LSM_TMPFS && userns_owned(scn);
+
+	if (t == NSB_LSM_FUSE) {
+		if (k == NSB_LSM_OPEN)
+			/* Smack: a label other than the untrusted root's. */
+			return l == NSB_LSM_SMACK && uns && sw("smack", 1) ?
+			       -EACCES : 0;
+		/* SELinux on a userns mount: the mountpoint label (007). */
+		return l == NSB_LSM_SELINUX && uns && sw("selinux", 1) ?
+		       NSB_LABEL_OTHER : NSB_LABEL_XATTR;
+	}
 
 	switch (k) {
 	case NSB_LSM_GETLABEL:
@@ -80,15 +93,6 @@ static int expect_lsm(const struct nsb_scn *scn, int64_t arg)
 	default:
 		return 0;
 	}
-}
-
-static int expect_mount(const struct nsb_scn *scn, int64_t arg)
-{
-	if (arg & 1 || nsb_lsm_active() != NSB_LSM_SELINUX)
-		return 0;
-	/* SELinux on sysfs: xattr labels, or the mountpoint label (007). */
-	return scn->depth > 0 && sw("selinux", 1) ? NSB_LABEL_OTHER :
-						    NSB_LABEL_XATTR;
 }
 
 static void reg(const char *name, const struct nsb_variant *v, bool sweep,
@@ -134,12 +138,18 @@ void nsb_register_lsm(enum nsb_tier tier)
 				if (t == NSB_LSM_EXT4 &&
 				    (!ext4 || o || k == NSB_LSM_SETLABEL))
 					continue;
+				/* fuse: lookup (stat) and open, on the
+				 * worker's own mount (owner self). */
+				if (t == NSB_LSM_FUSE &&
+				    ((k != NSB_LSM_STAT && k != NSB_LSM_OPEN) ||
+				     !o))
+					continue;
 				snprintf(name, sizeof(name),
 					 "sys/lsm/%s/%s/%s/%s", ln,
 					 nsb_lsm_kind_name(k),
 					 nsb_lsm_target_name(t),
 					 nsb_owner_name(owners[o]));
-				reg(name, &v, t == NSB_LSM_TMPFS, tier);
+				reg(name, &v, t != NSB_LSM_EXT4, tier);
 			}
 	/* exec of a plain binary on tmpfs of each owner. */
 	for (o = 0; o < 2; o++) {
@@ -159,7 +169,7 @@ void nsb_register_lsm(enum nsb_tier tier)
 		struct nsb_variant v = {
 			.scn = { .owner = NSB_OWNER_SELF },
 			.op = nsb_op_lsm_mount, .arg = m,
-			.expect = expect_mount, .args = NSB_ARG_DEPTH,
+			.args = NSB_ARG_DEPTH,
 		};
 
 		snprintf(name, sizeof(name), "sys/lsm/%s/mount/%s", ln,

@@ -111,8 +111,9 @@ if [ "$lsm" = 1 ]; then
 	mkdir -p "$stage/lsm/m" "$stage/lsm/ext4" "$stage/lsm/src"
 	"$here/lsm/build-selinux-policy.sh" --out "$stage/lsm/selinux.policy"
 	cp "$here/lsm/smack.rules" "$here/lsm/setup.sh" "$stage/lsm/"
-	gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$stage/bin/nsb-lsm" \
-		"$here/lsm/nsb-lsm.c" || die "cannot build nsb-lsm"
+	gcc -std=gnu11 -O2 -Wall -Wextra -static -I"$top" \
+		-o "$stage/bin/nsb-lsm" "$here/lsm/nsb-lsm.c" \
+		"$top/workloads/lsmfuse.c" || die "cannot build nsb-lsm"
 	# The image's files (labels are set in the guest, where the LSM is).
 	head -c 4096 /dev/zero >"$stage/lsm/src/file"
 	mkdir -p "$stage/lsm/src/d"

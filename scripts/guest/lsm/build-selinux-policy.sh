@@ -59,7 +59,7 @@ sed -i -e 's/^type base_t;$/type base_t;\ntype lab_t;/' \
 	"$work/policy.conf"
 # fs_use statements go before genfscon: in front of mdp's first fs_use.
 fsuse='fs_use_xattr ext4 user_u:object_r:base_t;
-fs_use_xattr sysfs user_u:object_r:base_t;
+fs_use_xattr fuse user_u:object_r:base_t;
 fs_use_trans tmpfs user_u:object_r:base_t;
 fs_use_trans devtmpfs user_u:object_r:base_t;
 fs_use_trans devpts user_u:object_r:base_t;

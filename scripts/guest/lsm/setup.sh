@@ -64,9 +64,6 @@ lsm_setup() {
 		nsb-lsm set /lsm/ext4 "$LSM_XATTR" "$LSM_LABEL" >/dev/null
 		nsb-lsm set /lsm/ext4/file "$LSM_XATTR" "$LSM_LABEL" >/dev/null
 	fi
-	# SELinux: a kernfs node keeps its xattr for every sysfs superblock.
-	[ "$NSB_LSM" = selinux ] &&
-		nsb-lsm set /sys/kernel/uevent_seqnum "$LSM_XATTR" "$LSM_LABEL" >/dev/null
 	umount /lsm/ext4 && mount -t ext4 -o loop /lsm/ext4.img /lsm/ext4
 	chmod 0666 /lsm/ext4/file
 }
@@ -84,13 +81,13 @@ lsm_sw() {
 	cat "/proc/sys/kernel/userns_checks/$1" 2>/dev/null || echo "$2"
 }
 
-# The label of $2 on a sysfs mounted in a new netns (+ userns if $1=userns).
-lsm_sysfs_label() {
+# "LABEL open=..." of a file on the labelling FUSE server's mount, made
+# by init ($1=init) or by root of a new userns ($1=userns).
+lsm_fuse() {
 	local u=
 	[ "$1" = userns ] && u="-U -r"
 	# shellcheck disable=SC2086
-	unshare $u -n -m sh -c "mount -t sysfs nsb /lsm/m &&
-		nsb-lsm get /lsm/m/kernel/uevent_seqnum $LSM_XATTR" 2>&1
+	unshare $u -m nsb-lsm fuse /lsm/m "$LSM_XATTR" "$LSM_LABEL" 2>&1
 }
 
 # Label of a file on a userns-owned tmpfs after root there set ours.
@@ -100,38 +97,17 @@ lsm_tmpfs_setlabel() {
 		case \$r in ok) nsb-lsm get /lsm/m/f $LSM_XATTR ;; *) echo \$r ;; esac" 2>&1
 }
 
-# Smack untrusted superblock: a pty node labelled by its opener ('_') on
-# a devpts mounted in a userns by a task labelled nsbu; open it again.
-lsm_smack_untrusted() {
-	local pid i r
-	rm -f /tmp/lsm-ready
-	(echo nsbu >/proc/self/attr/current &&
-	 exec unshare -U -r -m sh -c "mount -t devpts -o newinstance,ptmxmode=0666 nsb /lsm/m &&
-		touch /tmp/lsm-ready && exec sleep 1000000") &
-	pid=$!
-	i=0
-	while [ ! -f /tmp/lsm-ready ] && [ "$i" -lt 100 ]; do
-		usleep 50000
-		i=$((i + 1))
-	done
-	exec 7<>"/proc/$pid/root/lsm/m/ptmx"
-	if (: <"/proc/$pid/root/lsm/m/0") 2>/dev/null; then r=opened; else r=refused; fi
-	exec 7<&-
-	kill "$pid"
-	echo "$r"
-}
-
 lsm_check() {
 	local v on
 	LSM_PRE_OK=ok
 	case $NSB_LSM in
 	selinux)
 		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file $LSM_XATTR)" "$LSM_LABEL"
-		lsm_pre sysfs.init.label "$(lsm_sysfs_label init)" "$LSM_LABEL"
+		lsm_pre fuse.init.label "$(lsm_fuse init)" "$LSM_LABEL open=ok"
 		on=$(lsm_sw selinux 1)
 		v=$LSM_LABEL
 		[ "$on" = 1 ] && v=user_u:object_r:base_t
-		lsm_pre sysfs.userns.label "$(lsm_sysfs_label userns)" "$v" "selinux=$on"
+		lsm_pre fuse.userns.label "$(lsm_fuse userns)" "$v open=ok" "selinux=$on"
 		v=$LSM_LABEL
 		[ "$(lsm_sw secattr 0)" = 1 ] && v=user_u:object_r:base_t
 		lsm_pre tmpfs.userns.setlabel "$(lsm_tmpfs_setlabel)" "$v" "secattr=$(lsm_sw secattr 0)"
@@ -140,7 +116,7 @@ lsm_check() {
 			echo $((1 - on)) >/proc/sys/kernel/userns_checks/selinux
 			v=$LSM_LABEL
 			[ "$on" = 0 ] && v=user_u:object_r:base_t
-			lsm_pre sysfs.userns.label.flipped "$(lsm_sysfs_label userns)" "$v" "selinux=$((1 - on))"
+			lsm_pre fuse.userns.label.flipped "$(lsm_fuse userns)" "$v open=ok" "selinux=$((1 - on))"
 			echo "$on" >/proc/sys/kernel/userns_checks/selinux
 			on=$(lsm_sw secattr 0)
 			echo $((1 - on)) >/proc/sys/kernel/userns_checks/secattr
@@ -153,15 +129,16 @@ lsm_check() {
 	smack)
 		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file $LSM_XATTR)" "$LSM_LABEL"
 		lsm_pre tmpfs.userns.setlabel "$(lsm_tmpfs_setlabel)" "error:Operation not permitted"
+		lsm_pre fuse.init.label "$(lsm_fuse init)" "$LSM_LABEL open=ok"
 		on=$(lsm_sw smack 1)
-		v=opened
-		[ "$on" = 1 ] && v=refused
-		lsm_pre devpts.userns.untrusted "$(lsm_smack_untrusted)" "$v" "smack=$on"
+		v="$LSM_LABEL open=ok"
+		[ "$on" = 1 ] && v="$LSM_LABEL open=error:Permission denied"
+		lsm_pre fuse.userns.untrusted "$(lsm_fuse userns)" "$v" "smack=$on"
 		if [ -w /proc/sys/kernel/userns_checks/smack ]; then
 			echo $((1 - on)) >/proc/sys/kernel/userns_checks/smack
-			v=opened
-			[ "$on" = 0 ] && v=refused
-			lsm_pre devpts.userns.untrusted.flipped "$(lsm_smack_untrusted)" "$v" "smack=$((1 - on))"
+			v="$LSM_LABEL open=ok"
+			[ "$on" = 0 ] && v="$LSM_LABEL open=error:Permission denied"
+			lsm_pre fuse.userns.untrusted.flipped "$(lsm_fuse userns)" "$v" "smack=$((1 - on))"
 			echo "$on" >/proc/sys/kernel/userns_checks/smack
 		fi
 		;;

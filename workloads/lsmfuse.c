@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsmfuse.c — the smallest FUSE server the LSM scenarios need, on the raw
+ * /dev/fuse protocol (no libfuse in the guest): a root directory (no
+ * label of its own) in which every name starting with 'f' is a regular
+ * file whose LSM label xattr (security.selinux / security.SMACK64) is the
+ * suite's label.  Each LOOKUP answers a new node id with zero entry and
+ * attribute timeouts, so every path lookup instantiates a new inode and
+ * the LSM labels it again: from the xattr (a GETXATTR round trip to this
+ * server) or, on a userns-owned mount, from the mount (SELinux
+ * mountpoint labelling) — the per-superblock decision of seeds 007/008.
+ * FUSE is the filesystem a user namespace can mount that neither LSM
+ * whitelists (tmpfs, ramfs, devpts, overlay, sysfs are; 6.1 sysfs
+ * superblocks are init-owned anyway).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <linux/fuse.h>
+
+#include "workloads/lsmfuse.h"
+
+static int reply(int fd, uint64_t unique, int err, const void *p, size_t n)
+{
+	struct fuse_out_header h = {
+		.len = sizeof(h) + (err ? 0 : n), .error = err,
+		.unique = unique,
+	};
+	struct iovec iov[2] = {
+		{ &h, sizeof(h) }, { (void *)p, err ? 0 : n },
+	};
+
+	return writev(fd, iov, 2) < 0 ? -errno : 0;
+}
+
+static void fill_attr(struct fuse_attr *a, uint64_t ino)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = ino;
+	a->mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0666;
+	a->nlink = ino == FUSE_ROOT_ID ? 2 : 1;
+	a->blksize = 4096;
+}
+
+static void serve(int fd, const char *xattr, const char *label)
+{
+	static char buf[FUSE_MIN_READ_BUFFER + 65536];
+	uint64_t next = FUSE_ROOT_ID + 1;
+	size_t ll = strlen(label);
+
+	for (;;) {
+		struct fuse_in_header *in = (void *)buf;
+		void *arg = buf + sizeof(*in);
+		ssize_t len = read(fd, buf, sizeof(buf));
+
+		if (len < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == ENOENT)
+				continue;
+			return;	/* ENODEV: unmounted */
+		}
+		if ((size_t)len < sizeof(*in))
+			continue;
+		switch (in->opcode) {
+		case FUSE_INIT: {
+			struct fuse_init_in *ii = arg;
+			struct fuse_init_out o = {
+				.major = FUSE_KERNEL_VERSION,
+				.minor = ii->minor < FUSE_KERNEL_MINOR_VERSION ?
+					 ii->minor : FUSE_KERNEL_MINOR_VERSION,
+				.max_readahead = ii->max_readahead,
+				.max_write = 4096, .max_background = 16,
+				.congestion_threshold = 12, .time_gran = 1,
+			};
+
+			reply(fd, in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			const char *name = arg;
+			struct fuse_entry_out o = { 0 };
+
+			if (in->nodeid != FUSE_ROOT_ID || name[0] != 'f') {
+				reply(fd, in->unique, -ENOENT, NULL, 0);
+				break;
+			}
+			o.nodeid = next++;
+			fill_attr(&o.attr, o.nodeid);
+			reply(fd, in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out o = { 0 };
+
+			fill_attr(&o.attr, in->nodeid);
+			reply(fd, in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_GETXATTR: {
+			struct fuse_getxattr_in *gi = arg;
+			const char *name = (char *)(gi + 1);
+			struct fuse_getxattr_out o = { .size = ll };
+
+			if (in->nodeid == FUSE_ROOT_ID || strcmp(name, xattr))
+				reply(fd, in->unique, -ENODATA, NULL, 0);
+			else if (!gi->size)
+				reply(fd, in->unique, 0, &o, sizeof(o));
+			else if (gi->size < ll)
+				reply(fd, in->unique, -ERANGE, NULL, 0);
+			else
+				reply(fd, in->unique, 0, label, ll);
+			break;
+		}
+		case FUSE_OPEN:
+		case FUSE_OPENDIR: {
+			struct fuse_open_out o = { 0 };
+
+			reply(fd, in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_STATFS: {
+			struct fuse_statfs_out o = { 0 };
+
+			o.st.bsize = 4096;
+			o.st.namelen = 255;
+			reply(fd, in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_RELEASE:
+		case FUSE_RELEASEDIR:
+		case FUSE_FLUSH:
+		case FUSE_ACCESS:
+		case FUSE_SETXATTR:
+			reply(fd, in->unique, 0, NULL, 0);
+			break;
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+		case FUSE_INTERRUPT:
+			break;
+		case FUSE_DESTROY:
+			reply(fd, in->unique, 0, NULL, 0);
+			return;
+		default:
+			reply(fd, in->unique, -ENOSYS, NULL, 0);
+		}
+	}
+}
+
+int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
+		   pid_t *server)
+{
+	char opts[128];
+	pid_t pid;
+	int fd;
+
+	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* The server runs before mount(2): the LSM may ask it at mount. */
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -errno;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		serve(fd, xattr, label);
+		_exit(0);
+	}
+	snprintf(opts, sizeof(opts),
+		 "fd=%d,rootmode=40755,user_id=0,group_id=0,allow_other", fd);
+	if (mount("nsb", dir, "fuse.nsb", MS_NOSUID | MS_NODEV, opts)) {
+		int e = errno;
+
+		kill(pid, SIGKILL);
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	*server = pid;
+	return 0;
+}
