@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Quick tier of the LSM scenarios (issue 7, TAP): boot the toggles kernel
+# under icount once with SELinux (policy from the kernel's mdp +
+# checkpolicy, enforcing) and once with Smack (both boots in parallel),
+# and check the label-policy preconditions the guest reports
+# (scripts/guest/lsm/setup.sh lsm_check):
+#   - init-owned ext4: files keep their xattr labels across a remount;
+#   - userns-owned FUSE: SELinux gives the mountpoint label (selinux
+#     switch on) and the xattr label when the switch is flipped off; Smack
+#     refuses a file whose label is not the untrusted root's, and allows
+#     it with the smack switch off;
+#   - a label set from inside a userns: SELinux takes it unless secattr
+#     (seed 006) is on; Smack refuses it (CAP_MAC_ADMIN);
+# and that the sys/lsm rows' own precondition checks pass in the guest.
+# About 1-3 minutes (two icount boots).  NSB_SKIP_KERNEL=1 skips it.
+
+set -u
+
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
+[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 not installed"
+command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
+command -v busybox >/dev/null || skip_all "busybox-static not installed"
+command -v checkpolicy >/dev/null || skip_all "checkpolicy not installed"
+command -v mkfs.ext4 >/dev/null || skip_all "e2fsprogs not installed"
+
+echo "1..14"
+
+kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles 2>"$tmp/build.err")
+ok $? "toggles kernel built or cached"
+
+"$top/scripts/guest/lsm/build-selinux-policy.sh" --out "$tmp/policy" 2>"$tmp/pol.err" &&
+	[ -s "$tmp/policy" ]
+ok $? "SELinux policy from mdp + checkpolicy"
+
+# The guest runs an unsanitized nsbench-bench (make check's is ASan).
+bench=${NSB_GUEST_BENCH:-$top/build/bench/nsbench-bench}
+[ -x "$bench" ] || bench=
+"$top/scripts/guest/mkinitramfs.sh" --lsm --plan "$top/scripts/guest/plans/lsm-check.plan" \
+	${bench:+--bench "$bench"} --out "$tmp/initrd" 2>"$tmp/mkinit.err"
+ok $? "initramfs with /lsm (policy, rules, ext4 image made by mkfs.ext4 -d)"
+
+for l in selinux smack; do
+	"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
+		--out "$tmp/$l" --mode icount --append "lsm=$l" \
+		--timeout 600 >"$tmp/$l.log" 2>&1 &
+done
+wait
+
+# pre LSM NAME: the precondition line NAME says ok.
+pre() {
+	grep -q "^@@NSB PROBE lsm.pre.$2 .* ok\( \|$\)" "$tmp/$1/console.log"
+}
+
+for l in selinux smack; do
+	grep -q '@@NSB DONE 0' "$tmp/$l/console.log" 2>/dev/null
+	ok $? "$l: guest finished its plan"
+	grep -a '@@NSB PROBE lsm' "$tmp/$l/console.log" 2>/dev/null | sed 's/^/# /'
+done
+grep -q '@@NSB PROBE lsm selinux enforce=1 policyvers=' "$tmp/selinux/console.log"
+ok $? "selinux: policy loaded, enforcing"
+pre selinux ext4.init.label && pre selinux fuse.init.label
+ok $? "selinux: init-owned ext4 and FUSE keep the xattr label"
+pre selinux fuse.userns.label && pre selinux fuse.userns.label.flipped
+ok $? "selinux: userns-owned FUSE gets the mountpoint label (switch on), the xattr label (off)"
+pre selinux tmpfs.userns.setlabel && pre selinux tmpfs.userns.setlabel.flipped
+ok $? "selinux: a label set in a userns takes effect unless secattr is on"
+pre smack ext4.init.label && pre smack fuse.init.label
+ok $? "smack: init-owned ext4 and FUSE keep the xattr label"
+pre smack fuse.userns.untrusted && pre smack fuse.userns.untrusted.flipped
+ok $? "smack: untrusted userns FUSE refuses a foreign label (switch on), allows it (off)"
+pre smack tmpfs.userns.setlabel
+ok $? "smack: SMACK64 set in a userns is refused"
+
+# The rows' own checks (the bench step; skipped without a bench).
+for l in selinux smack; do
+	if [ -z "$bench" ]; then
+		echo "ok $((n += 1)) - $l: sys/lsm rows # SKIP no build/bench/nsbench-bench"
+		continue
+	fi
+	f=$tmp/$l/lsm.json
+	[ -s "$f" ] && python3 - "$f" "$l" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [b for b in d["benchmarks"] if b["name"].startswith("sys/lsm/" + sys.argv[2] + "/")]
+bad = [b["name"] + ": " + b.get("error_message", "") for b in rows if b.get("error_occurred")]
+for b in bad:
+    print("# " + b)
+sys.exit(1 if bad or not rows else 0)
+PY
+	ok $? "$l: sys/lsm rows pass their label preconditions in the guest"
+done
+
+}
