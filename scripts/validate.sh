@@ -5,7 +5,7 @@
 # recover a change of exactly known size?
 #
 #   validate.sh [--quick] [--mode icount|tcg|kvm] [--rounds N]
-#               [--bench BIN] [--out DIR] [--seed N] [--serial]
+#               [--bench BIN] [--out DIR] [--seed N] [--serial] [--layout]
 #   validate.sh --from DIR    the table again from a finished run's DIR
 #
 # Builds (cached) the stock kernel, a second, separate stock build (A/A:
@@ -29,6 +29,10 @@
 #             only on failed runs.  (Native mode cannot swap the host's
 #             kernel: not supported.)
 #   --rounds  A/B rounds (default 6: the fewest with a 95 % sign-test CI)
+#   --layout  also stock vs kernel-patches/calibration/layout (64 bytes of
+#             code nothing calls: every later function moves, no path
+#             runs one instruction more): its shift per workload is what
+#             code placement alone does (column "layout"; not gated)
 #
 # Results and report.txt in DIR (default results/validate-<UTC>).
 # Predictions: kernel-patches/calibration/predictions (README.md derives
@@ -45,8 +49,11 @@ top=$(cd "$here/.." && pwd)
 . "$here/kernel/lib.sh"
 
 cal=$top/kernel-patches/calibration
+# Series named by path are keyed by that string: always from the top.
+cd "$top"
+lay_series=kernel-patches/calibration/layout
 args="$*"
-quick=0 mode=icount rounds= bench= out= seed=1 serial=0 from=
+quick=0 mode=icount rounds= bench= out= seed=1 serial=0 from= layout=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
@@ -57,7 +64,8 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift ;;
 	--serial) serial=1 ;;
 	--from) from=$2; shift ;;
-	-h|--help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	--layout) layout=1 ;;
+	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) echo "validate.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -103,6 +111,11 @@ kAA=$(NSB_CCACHE=0 "$here/kernel/build.sh" --series none --salt aa)
 progress "kernel" "calibration"
 kB=$("$here/kernel/build.sh" --series calibration)
 say "validate: kernels stock $kA, A/A $kAA, calibration $kB"
+if [ "$layout" = 1 ]; then
+	progress "kernel" "layout-only ($lay_series)"
+	kL=$("$here/kernel/build.sh" --series "$lay_series")
+	say "validate: layout-only kernel $kL"
+fi
 
 # --- objdump proof ------------------------------------------------------
 
@@ -111,7 +124,12 @@ progress "objdiff" "calibration vs stock (K = $expect)"
 "$here/kernel/objdiff.sh" --expect "$expect" "$kA" "$kB" >"$out/objdiff.txt" 2>&1 || fail=1
 progress "objdiff" "stock vs stock rebuild"
 "$here/kernel/objdiff.sh" --aa "$kA" "$kAA" >"$out/objdiff-aa.txt" 2>&1 || fail=1
-cat "$out/objdiff.txt" "$out/objdiff-aa.txt" | tee -a "$report"
+if [ "$layout" = 1 ]; then
+	progress "objdiff" "layout-only vs stock"
+	"$here/kernel/objdiff.sh" --new calibration_layout_pad "$kA" "$kL" \
+		>"$out/objdiff-layout.txt" 2>&1 || fail=1
+fi
+cat "$out"/objdiff*.txt | tee -a "$report"
 
 # --- A/B and A/A --------------------------------------------------------
 
@@ -129,9 +147,14 @@ else
 	ab --aa --base none --out "$out/aa" >"$out/aa.log" 2>&1 || fail=1
 	wait "$pab" || fail=1
 fi
+if [ "$layout" = 1 ]; then
+	ab --base none --series "$lay_series" --out "$out/layout" \
+		>"$out/layout.log" 2>&1 || fail=1
+fi
 [ "$fail" = 0 ] || grep -h 'error' "$out/ab.log" "$out/aa.log" >&2 || true
 else
-	cat "$out/objdiff.txt" "$out/objdiff-aa.txt" 2>/dev/null | tee -a "$report"
+	cat "$out"/objdiff*.txt 2>/dev/null | tee -a "$report"
+	[ -d "$out/layout" ] && layout=1
 	mode=$(jq -r .mode "$out/ab/manifest.json")
 	rounds=$(jq -r .rounds "$out/ab/manifest.json")
 fi
@@ -142,6 +165,7 @@ cmp_json() {
 }
 cmp_json "$out/ab"
 cmp_json "$out/aa"
+[ "$layout" = 1 ] && cmp_json "$out/layout"
 
 # --- table --------------------------------------------------------------
 
@@ -176,6 +200,13 @@ while read -r name pred gate _; do
 	lvl=$(row "$name" .shift.level "$j")
 	paired=$(row "$name" .paired "$j")
 	aa=$(row "$name" .shift.est "$out/aa/compare.json")
+	lay=
+	if [ "$layout" = 1 ]; then
+		lay=$(row "$name" .shift.est "$out/layout/compare.json")
+		lay=$(awk -v l="${lay:-nan}" -v lo="$(row "$name" .shift.lo "$out/layout/compare.json")" \
+			-v hi="$(row "$name" .shift.hi "$out/layout/compare.json")" \
+			'BEGIN { printf "  layout %+.1f [%+.1f, %+.1f]", l, lo, hi }')
+	fi
 	if [ "$mode" = icount ]; then
 		v=$(awk -v e="$est" -v p="$pred" -v a="${aa:-nan}" -v g="$gate" 'BEGIN {
 			tol = p < 200 ? 0.10 : 0.05; r = e / p
@@ -189,8 +220,8 @@ while read -r name pred gate _; do
 			printf "%.3f|%s", r, v }')
 		ratio=${v%%|*} verdict=${v#*|}
 		case "$verdict" in *FAIL*) bad=1 ;; esac
-		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %7s %+6.1f  %s' \
-			"$short" "$pred" "$est" "$lo" "$hi" "$ratio" "${aa:-nan}" "$verdict")"
+		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %7s %+6.1f  %s%s' \
+			"$short" "$pred" "$est" "$lo" "$hi" "$ratio" "${aa:-nan}" "$verdict" "$lay")"
 	else
 		mde=$(row "$name" .mde_pct "$j")
 		base=$(row "$name" .base_ref "$j")
@@ -214,9 +245,10 @@ aslr=$(cat "$out"/ab/[AB]/*.json "$out"/aa/[AB]/*.json 2>/dev/null |
 	sed -n 's/.*"nsbench_aslr": *"\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')
 say "  guest ASLR (randomize_va_space, every results file): ${aslr:-unknown}"
 say "  guest clock: $(grep -o -- '-rtc [^ )]*' "$here/guest/run-qemu.sh" | head -n 1)"
-ini=$(for m in "$out"/ab/manifest.json "$out"/aa/manifest.json; do
+ini=$(for m in "$out"/*/manifest.json; do
 	jq -r .initramfs_sha256 "$m" 2>/dev/null; done | sort -u | wc -l)
-say "  initramfs: one image for all $((rounds * 4)) boots: $([ "$ini" = 1 ] && echo yes || echo "NO ($ini images)")"
+nboots=$(cat "$out"/*/manifest.json 2>/dev/null | jq -s 'map(.boots | length) | add')
+say "  initramfs: one image for all $nboots boots: $([ "$ini" = 1 ] && echo yes || echo "NO ($ini images)")"
 same=yes
 for d in "$out"/ab/boots/r*-A "$out"/aa/boots/r*-A; do
 	[ -f "$d/cmdline" ] || continue

@@ -4,7 +4,7 @@
 # scripts/kernel/objdiff.sh — prove from two built kernels what a
 # calibration series changed: function by function over the whole vmlinux.
 #
-#   objdiff.sh [--expect "K..."] BASE PATCHED
+#   objdiff.sh [--expect "K..."] [--new FUNC]... BASE PATCHED
 #   objdiff.sh --aa BASE OTHER
 #
 # BASE, PATCHED: kernel cache directories (scripts/kernel/build.sh prints
@@ -23,6 +23,8 @@
 #   - --expect "1999 49 24 499": the K values that must be found (each at
 #     least once; a block whose K is not listed is an error).
 #   --aa: two builds of the same source must not differ in any function.
+#   --new FUNC: FUNC may exist in PATCHED only (a layout-only series adds
+#   a function nothing calls; everything else must still be identical).
 #
 # Output: one line per changed function (K, 2K+3, insertions) and a
 # verdict; exit 0 when the proof holds, 1 when not, 2 on usage errors.
@@ -30,17 +32,21 @@
 
 set -eu
 
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/lib.sh"
 
-aa=0 expect=
+aa=0 expect= new=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--aa) aa=1 ;;
 	--expect) expect=$2; shift ;;
 	--expect=*) expect=${1#*=} ;;
-	-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	--new) new="$new $2"; shift ;;
+	-h|--help) sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	-*) echo "objdiff.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -69,7 +75,7 @@ wait "$pa"
 
 echo "objdiff: base    $a ($(sha256sum "$a" | cut -c1-16))"
 echo "objdiff: patched $b ($(sha256sum "$b" | cut -c1-16))"
-AA=$aa EXPECT=$expect python3 - "$tmp/a.dis" "$tmp/b.dis" <<'EOF'
+AA=$aa EXPECT=$expect NEW=$new python3 - "$tmp/a.dis" "$tmp/b.dis" <<'EOF'
 import os
 import re
 import sys
@@ -236,6 +242,9 @@ def main():
     for name in only_a:
         bad.append('%s: only in base' % name)
     for name in only_b:
+        if name in os.environ.get('NEW', '').split():
+            print('objdiff: %-32s new in patched (allowed: --new)' % name)
+            continue
         bad.append('%s: only in patched' % name)
     for k in expect:
         if k not in found:
@@ -258,3 +267,4 @@ def main():
 
 sys.exit(main())
 EOF
+}
