@@ -72,7 +72,8 @@ wait
 
 # pre LSM NAME: the precondition line NAME says ok.
 pre() {
-	grep -q "^@@NSB PROBE lsm.pre.$2 .* ok\( \|$\)" "$tmp/$1/console.log"
+	tr -d '\r' <"$tmp/$1/console.log" |
+		grep -q "^@@NSB PROBE lsm.pre.$2 .* ok\( \|$\)"
 }
 
 for l in selinux smack; do
