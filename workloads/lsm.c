@@ -166,23 +166,27 @@ static int target_fds(struct nsb_env *env, enum nsb_lsm_target t,
 	return 0;
 }
 
+/*
+ * n iterations of kind k; the result of the last one (0 or -errno).  A
+ * refusal does not stop the loop: a refused operation the scenario
+ * expects (Smack's untrusted superblock, a label write from a userns) is
+ * timed per iteration like any other.
+ */
 static int run_kind(enum nsb_lsm_kind k, int dirfd, int rwfd, int64_t n)
 {
 	const char *name = nsb_lsm_xattr(lsm()), *label = nsb_lsm_label(lsm());
 	size_t ll = strlen(label);
 	struct stat st;
 	char v[256];
-	int fd;
+	int fd, r = 0;
 
 	while (n-- > 0) {
 		switch (k) {
 		case NSB_LSM_GETLABEL:
-			if (fgetxattr(rwfd, name, v, sizeof(v)) < 0)
-				return -errno;
+			r = fgetxattr(rwfd, name, v, sizeof(v)) < 0 ? -errno : 0;
 			break;
 		case NSB_LSM_SETLABEL:
-			if (fsetxattr(rwfd, name, label, ll, 0))
-				return -errno;
+			r = fsetxattr(rwfd, name, label, ll, 0) ? -errno : 0;
 			break;
 		case NSB_LSM_CREATE:
 			fd = openat(dirfd, "lsm-new", O_CREAT | O_EXCL |
@@ -190,24 +194,24 @@ static int run_kind(enum nsb_lsm_kind k, int dirfd, int rwfd, int64_t n)
 			if (fd < 0)
 				return -errno;
 			close(fd);
-			if (unlinkat(dirfd, "lsm-new", 0))
-				return -errno;
+			r = unlinkat(dirfd, "lsm-new", 0) ? -errno : 0;
+			if (r)
+				return r;
 			break;
 		case NSB_LSM_STAT:
-			if (fstatat(dirfd, "file", &st, 0))
-				return -errno;
+			r = fstatat(dirfd, "file", &st, 0) ? -errno : 0;
 			break;
 		case NSB_LSM_OPEN:
 			fd = openat(dirfd, "file", O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return -errno;
-			close(fd);
+			r = fd < 0 ? -errno : 0;
+			if (fd >= 0)
+				close(fd);
 			break;
 		default:
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return r;
 }
 
 /*
