@@ -65,6 +65,22 @@ done
 command -v objdump >/dev/null || { echo "objdiff.sh: objdump not found (binutils)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "objdiff.sh: python3 not found" >&2; exit 2; }
 
+sa=$(sha256sum "$a" | cut -d' ' -f1)
+sb=$(sha256sum "$b" | cut -d' ' -f1)
+if [ "$sa" = "$sb" ]; then
+	# Byte-identical files (a reproducible A/A build): nothing to
+	# disassemble.
+	echo "objdiff: base    $a (${sa:0:16})"
+	echo "objdiff: patched $b (${sb:0:16})"
+	echo "objdiff: the two vmlinux files are byte-identical"
+	if [ "$aa" = 1 ] || [ -z "$expect" ]; then
+		echo "objdiff: PASS (the two builds are the same code)"
+		exit 0
+	fi
+	echo "objdiff: FAIL no calibration block (expected K = $expect)"
+	exit 1
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Both disassemblies at once: two cores, ~15 s each.
@@ -73,8 +89,8 @@ pa=$!
 objdump -d --no-show-raw-insn "$b" >"$tmp/b.dis"
 wait "$pa"
 
-echo "objdiff: base    $a ($(sha256sum "$a" | cut -c1-16))"
-echo "objdiff: patched $b ($(sha256sum "$b" | cut -c1-16))"
+echo "objdiff: base    $a (${sa:0:16})"
+echo "objdiff: patched $b (${sb:0:16})"
 AA=$aa EXPECT=$expect NEW=$new python3 - "$tmp/a.dis" "$tmp/b.dis" <<'EOF'
 import os
 import re
