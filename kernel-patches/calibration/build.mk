@@ -14,8 +14,8 @@ VALIDATE_ROUNDS ?=
 VALIDATE_ARGS ?=
 
 # make help splits HELP_LINES on whitespace: the lines use no-break spaces.
-HELP_LINES += make validate       self-validation: calibrated kernels recovered within 5 % (slow, ~30-60 min)
-HELP_LINES += make validate-quick one calibrated workload, 2 rounds (~10 min warm)
+HELP_LINES += make validate       self-validation: calibrated kernels recovered within 5 % (~11 min warm; cold: +3 kernel builds)
+HELP_LINES += make validate-quick one calibrated workload, 2 rounds (~5-7 min warm)
 HELP_LINES += make objdiff        objdump proof: the calibration series adds only its blocks
 
 .PHONY: validate validate-quick objdiff
