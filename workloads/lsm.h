@@ -43,8 +43,8 @@ enum nsb_lsm_kind {
 enum nsb_lsm_target {
 	NSB_LSM_TMPFS,		/* the scenario's tmpfs (owner of the scn) */
 	NSB_LSM_EXT4,		/* the guest's labelled ext4 (init-owned) */
-	NSB_LSM_FUSE,		/* lsmfuse.c mounted by the worker: owned
-				 * by its userns; every lookup a new inode */
+	/* lsmfuse.c mounted by the worker: owned by its userns */
+	NSB_LSM_FUSE,
 	NSB_LSM_TARGET_COUNT,
 };
 const char *nsb_lsm_kind_name(enum nsb_lsm_kind k);

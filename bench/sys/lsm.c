@@ -133,13 +133,11 @@ void nsb_register_lsm(enum nsb_tier tier)
 					.args = NSB_ARG_DEPTH,
 				};
 
-				/* ext4 is init's: depth 0 only; and as
-				 * setlabel would relabel it, no writes. */
+				/* ext4 is init's: depth 0, no relabel */
 				if (t == NSB_LSM_EXT4 &&
 				    (!ext4 || o || k == NSB_LSM_SETLABEL))
 					continue;
-				/* fuse: lookup (stat) and open, on the
-				 * worker's own mount (owner self). */
+				/* fuse: stat and open, owner self */
 				if (t == NSB_LSM_FUSE &&
 				    ((k != NSB_LSM_STAT && k != NSB_LSM_OPEN) ||
 				     !o))

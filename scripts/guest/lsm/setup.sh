@@ -27,6 +27,7 @@ lsm_setup() {
 	*smack*) NSB_LSM=smack ;;
 	*) NSB_LSM=none ;;
 	esac
+	# shellcheck disable=SC2013 # words, not lines
 	for arg in $(cat /proc/cmdline); do
 		case "$arg" in
 		nsb.selinux=permissive) enforce=0 ;;
@@ -41,7 +42,7 @@ lsm_setup() {
 		cat /lsm/selinux.policy >/sys/fs/selinux/load ||
 			{ msg "PROBE lsm.policy load-failed"; return 1; }
 		echo "$enforce" >/sys/fs/selinux/enforce
-		msg "PROBE lsm selinux enforce=$(cat /sys/fs/selinux/enforce) policyvers=$(cat /sys/fs/selinux/policyvers) context=$(cat /proc/self/attr/current | tr -d '\0')"
+		msg "PROBE lsm selinux enforce=$(cat /sys/fs/selinux/enforce) policyvers=$(cat /sys/fs/selinux/policyvers) context=$(tr -d '\0' </proc/self/attr/current)"
 		;;
 	smack)
 		LSM_XATTR=security.SMACK64
@@ -51,7 +52,7 @@ lsm_setup() {
 		grep -v '^#' /lsm/smack.rules | while read -r s o a; do
 			[ -n "$s" ] && echo "$s $o $a" >/sys/fs/smackfs/load2
 		done
-		msg "PROBE lsm smack rules=$(wc -l </sys/fs/smackfs/load2) label=$(cat /proc/self/attr/current | tr -d '\0')"
+		msg "PROBE lsm smack rules=$(wc -l </sys/fs/smackfs/load2) label=$(tr -d '\0' </proc/self/attr/current)"
 		;;
 	*)
 		msg "PROBE lsm none"
@@ -102,7 +103,7 @@ lsm_check() {
 	LSM_PRE_OK=ok
 	case $NSB_LSM in
 	selinux)
-		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file $LSM_XATTR)" "$LSM_LABEL"
+		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file "$LSM_XATTR")" "$LSM_LABEL"
 		lsm_pre fuse.init.label "$(lsm_fuse init)" "$LSM_LABEL open=ok"
 		on=$(lsm_sw selinux 1)
 		v=$LSM_LABEL
@@ -127,7 +128,7 @@ lsm_check() {
 		fi
 		;;
 	smack)
-		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file $LSM_XATTR)" "$LSM_LABEL"
+		lsm_pre ext4.init.label "$(nsb-lsm get /lsm/ext4/file "$LSM_XATTR")" "$LSM_LABEL"
 		lsm_pre tmpfs.userns.setlabel "$(lsm_tmpfs_setlabel)" "error:Operation not permitted"
 		lsm_pre fuse.init.label "$(lsm_fuse init)" "$LSM_LABEL open=ok"
 		on=$(lsm_sw smack 1)
