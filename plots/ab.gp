@@ -11,7 +11,7 @@ set style data histogram
 set style histogram errorbars gap 1.5 lw 1.5
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set rmargin 14
+if (exists("rmargin_chars")) { set rmargin rmargin_chars } else { set rmargin 14 }
 set xtics rotate by -40 left
 set ylabel "median ".unit_label." per operation (95% CI)"
 set yrange [0:*]
@@ -20,6 +20,6 @@ if (logscale) {
 	set yrange [*:*]
 	set ylabel "median ".unit_label." per operation (95% CI, log scale)"
 }
-set bmargin 13
+if (exists("bmargin_lines")) { set bmargin bmargin_lines } else { set bmargin 13 }
 plot datafile using 2:3:4:xtic(1) title "base" lt 1, \
      "" using 5:6:7 title "patched" lt 2

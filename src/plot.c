@@ -190,7 +190,7 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 		   const char *title)
 {
 	size_t skip = prefix_len(c), i, n = 0;
-	double lo = INFINITY, hi = 0;
+	double lo = INFINITY, hi = 0, longest = 0;
 	char *path = NULL, extra[256], label[512];
 	FILE *f;
 	int ret;
@@ -208,9 +208,10 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 
 		if (!usable(r))
 			continue;
+		display_name(r->name + skip, label, sizeof(label));
+		longest = fmax(longest, strlen(label) + 16);
 		fprintf(f, "\"%s  %+.1f%% %s\" %.9g %.9g %.9g %.9g %.9g "
-			"%.9g\n", display_name(r->name + skip, label,
-						sizeof(label)), r->e.pct,
+			"%.9g\n", label, r->e.pct,
 			nsb_verdict_name(r->e.verdict), r->sa.median,
 			r->sa.ci_lo, r->sa.ci_hi, r->sb.median, r->sb.ci_lo,
 			r->sb.ci_hi);
@@ -220,9 +221,17 @@ static int plot_ab(const struct plot_opts *o, const struct nsb_comparison *c,
 	}
 	fclose(f);
 	/* one axis for 0.6 ns and 2 us only works logarithmically */
+	/*
+	 * Labels hang from the axis rotated by 40 degrees: a label of L
+	 * characters reaches about 0.38 L text lines down and 0.77 L
+	 * character widths right, so the margins and the canvas grow with
+	 * the longest label instead of cutting it off.
+	 */
 	snprintf(extra, sizeof(extra), "unit_label = '%s'\nlogscale = %d\n"
-		 "width = %zu\nheight = 640", unit_label(c),
-		 lo > 0 && hi / lo > 30, n > 12 ? 300 + 60 * n : 1000);
+		 "width = %zu\nheight = %d\nbmargin_lines = %d\n"
+		 "rmargin_chars = %d", unit_label(c), lo > 0 && hi / lo > 30,
+		 n > 12 ? 300 + 60 * n : 1000, 440 + (int)(longest * 6),
+		 3 + (int)(longest * 0.38), 4 + (int)(longest * 0.77));
 	ret = n ? render(o, "ab", path, title, extra) : 0;
 	free(path);
 	return ret;
