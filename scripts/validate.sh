@@ -53,7 +53,7 @@ cal=$top/kernel-patches/calibration
 cd "$top"
 lay_series=kernel-patches/calibration/layout
 args="$*"
-quick=0 mode=icount rounds= bench= out= seed=1 serial=0 from= layout=0
+quick=0 mode=icount rounds='' bench='' out='' seed=1 serial=0 from='' layout=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;

@@ -39,7 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/lib.sh"
 
-aa=0 expect= new=
+aa=0 expect='' new=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--aa) aa=1 ;;
@@ -283,4 +283,5 @@ def main():
 
 sys.exit(main())
 EOF
+exit
 }

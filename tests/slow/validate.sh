@@ -33,7 +33,7 @@ bench=${NSB_VALIDATE_BENCH:-$build/bench/nsbench-bench}
 echo "1..6"
 
 form=--quick rows=1
-[ "${NSB_VALIDATE_FULL:-0}" = 1 ] && form= rows=6
+[ "${NSB_VALIDATE_FULL:-0}" = 1 ] && form='' rows=6
 "$top/scripts/validate.sh" $form --bench "$bench" --out "$tmp/v" \
 	>"$tmp/log" 2>&1
 ok $? "scripts/validate.sh ${form:-(full)} passes"
