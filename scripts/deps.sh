@@ -9,7 +9,7 @@ set -eu
 
 # One line per package, grouped by what needs it.
 PACKAGES="
-build-essential g++ make pkg-config perl git
+build-essential g++ make pkg-config perl git python3
 libbenchmark-dev liburcu-dev libjansson-dev libgsl-dev libcap-dev
 gnuplot-nox hyperfine linux-perf jq
 attr libcap2-bin e2fsprogs util-linux
