@@ -10,18 +10,7 @@
 
 set -u
 bench=${NSB_BUILD:-build}/bench/nsbench-bench
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workload fixtures need root"
@@ -183,5 +172,4 @@ interrupted_run TERM
 interrupted_run KILL
 interrupted_run WORKER
 
-echo "1..$n"
-exit $fail
+tap_done

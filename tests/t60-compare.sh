@@ -10,18 +10,7 @@ NSB=${NSB_BUILD:-build}/nsbench
 FIX=$(dirname "$0")/fixtures/stats
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 # run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {
@@ -187,5 +176,4 @@ run 2 "one-sided benchmark with --strict: error" \
 	compare --strict "$FIX/base.json" -- "$FIX/patched.json" \
 	"$FIX/one-sided.json"
 
-echo "1..$n"
-exit $fail
+tap_done

@@ -9,18 +9,7 @@ NSB=${NSB_BUILD:-build}/nsbench
 FIX=$(dirname "$0")/fixtures/stats
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 if ! command -v gnuplot >/dev/null; then
 	echo "1..0 # SKIP gnuplot not installed"
@@ -53,5 +42,4 @@ ok $? "trend SVG has its title"
 [ $? = 2 ] && grep -q none.dat "$tmp/err"
 ok $? "missing trend file: exit 2, file named"
 
-echo "1..$n"
-exit $fail
+tap_done

@@ -8,13 +8,7 @@
 
 set -u
 build=${NSB_BUILD:-build}
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workloads need root"; exit 0
@@ -51,5 +45,4 @@ ok $? "exec: times in ns"
 "$build/nsbench" summary "$exec_json" >"$tmp/summary" 2>&1
 ok $? "nsbench summary reads the imported file"
 
-echo "1..$n"
-exit $fail
+tap_done

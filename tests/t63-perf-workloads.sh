@@ -8,13 +8,7 @@
 
 set -u
 build=${NSB_BUILD:-build}
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workloads need root"; exit 0
@@ -42,5 +36,4 @@ ok $? "the summary gives the exec path's share (bprm_execve)"
 grep -q 'incl\. *self *function' "$d/summary.txt"
 ok $? "the summary has the self/inclusive table"
 
-echo "1..$n"
-exit $fail
+tap_done
