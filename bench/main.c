@@ -17,6 +17,7 @@
 
 #include "bench/gbench.h"
 #include "bench/registry.h"
+#include "bench/sys/interleave.h"
 #include "src/nsbench.h"
 
 struct options {
@@ -26,6 +27,9 @@ struct options {
 	const char *results_dir;
 	bool list;
 	bool no_results;
+	const char *interleave;	/* --interleave=SWITCH */
+	const char *context[16];	/* --context=KEY=VALUE, in order */
+	int ncontext;
 };
 
 static void usage(FILE *f)
@@ -43,17 +47,43 @@ static void usage(FILE *f)
 "  --series=NAME         kernel patch series under test (default none)\n"
 "  --config-hash=HASH    kernel config hash (default: from /proc/config.gz)\n"
 "  --round=N --seed=N --boot=N --side=A|B   A/B provenance\n"
+"  --context=KEY=VALUE   one more context string (KEY: [a-z0-9_]; up to 16)\n"
+"  --interleave=SWITCH   the in-boot check A/B: every sys/ benchmark alternates\n"
+"                        kernel.userns_checks.SWITCH in chunks, on/off/off/on,\n"
+"                        and reports the counters nsb_on, nsb_off1, nsb_off2\n"
+"                        (userns-checks-toggles kernel; elsewhere the same\n"
+"                        chunks run unswitched, for the stock side)\n"
 "  --list                list the benchmark families and exit\n"
 "\n"
 "Google Benchmark options pass through, e.g. --benchmark_filter=in_userns\n"
 "--benchmark_repetitions=5 --benchmark_min_time=0.1 (see --help below).\n");
 }
 
+/* --context=KEY=VALUE: a plain key, so results files stay greppable. */
+static int add_context(struct options *o, const char *arg)
+{
+	size_t klen = strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	if (!klen || arg[klen] != '=') {
+		fprintf(stderr, "nsbench-bench: --context: bad value '%s' "
+			"(want KEY=VALUE, KEY of a-z 0-9 _)\n", arg);
+		return -1;
+	}
+	if (o->ncontext == (int)(sizeof(o->context) / sizeof(o->context[0]))) {
+		fprintf(stderr, "nsbench-bench: --context: more than %zu\n",
+			sizeof(o->context) / sizeof(o->context[0]));
+		return -1;
+	}
+	o->context[o->ncontext++] = arg;
+	return 0;
+}
+
 /* Our options are long-only and must be written --name=value. */
 static int parse_options(int *argc, char **argv, struct options *o)
 {
 	enum { O_TIER = 256, O_LABEL, O_OUT, O_DIR, O_NORES, O_MODE, O_SERIES,
-	       O_CONFIG, O_ROUND, O_SEED, O_BOOT, O_SIDE, O_LIST, O_HELP };
+	       O_CONFIG, O_ROUND, O_SEED, O_BOOT, O_SIDE, O_CONTEXT, O_ILV,
+	       O_LIST, O_HELP };
 	static const struct option longopts[] = {
 		{ "tier", required_argument, NULL, O_TIER },
 		{ "label", required_argument, NULL, O_LABEL },
@@ -67,6 +97,8 @@ static int parse_options(int *argc, char **argv, struct options *o)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "boot", required_argument, NULL, O_BOOT },
 		{ "side", required_argument, NULL, O_SIDE },
+		{ "context", required_argument, NULL, O_CONTEXT },
+		{ "interleave", required_argument, NULL, O_ILV },
 		{ "list", no_argument, NULL, O_LIST },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -114,6 +146,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 		case O_SEED: o->info.seed = optarg; break;
 		case O_BOOT: o->info.boot = optarg; break;
 		case O_SIDE: o->info.side = optarg; break;
+		case O_CONTEXT:
+			if (add_context(o, optarg))
+				return -1;
+			break;
+		case O_ILV: o->interleave = optarg; break;
 		case O_LIST: o->list = true; break;
 		case O_HELP:
 			usage(stdout);
@@ -274,11 +311,30 @@ int main(int argc, char **argv)
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
+	for (i = 0; i < o.ncontext; i++) {
+		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
+
+		if (!key)
+			goto out;
+		gb_add_context(key, o.context[i] + strlen(key) + 1);
+		free(key);
+	}
+	if (o.interleave) {
+		bool applied;
+
+		if (nsb_interleave_init(o.interleave, o.info.seed ?
+					strtoull(o.info.seed, NULL, 10) : 1,
+					&applied))
+			goto out;
+		gb_add_context("nsbench_check", o.interleave);
+		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
+	}
 	for (b = nsb_benchmarks; b->name; b++)
 		b->reg(o.tier);
 
 	install_signal_handlers();
 	ran = gb_run_specified();
+	nsb_interleave_restore();
 	ret = 0;
 	if (!o.no_results) {
 		if (finish_results(partial, out, ran))

@@ -1,36 +1,56 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/ab.sh — kernel A/B: build both kernels, boot each N times in
-# interleaved rounds, collect one results JSON per boot, compare.
+# scripts/ab.sh — kernel A/B in QEMU guests: build the kernels (cached),
+# boot them in interleaved rounds (in parallel, results cached and
+# audited), collect one results directory per boot, compare.
 #
-#   ab.sh [--base SERIES] [--series SERIES] [--aa] [--mode MODE]
-#         [--rounds N] [--plan FILE | --workloads "FILTER..."]
+#   ab.sh --checks [--stock]            what each check costs (make run)
+#   ab.sh [--base SERIES] [--series SERIES] [--aa]   two kernels
+#         [--mode MODE] [--rounds N] [--jobs N] [--shard K/N] [--no-cache]
+#         [--plan FILE | --workloads "FILTER..."]
 #         [--ksrc DIR [--base-ref REF] [--ref REF]] [--config FRAG]...
 #         [--boot-file FILE] [--append ARGS] [--bench BIN] [--out DIR]
-#         [--timeout S] [--seed N] [--perf]
+#         [--timeout S] [--seed N] [--perf] [--lsm]
+#   ab.sh --merge OUT SHARD-DIR...      merge shards, then compare
 #
-#   --base      side A series (default: none = stock source)
-#   --series    side B series (default: userns-checks-toggles)
+#   --checks    one kernel, the toggles series (--series): every boot
+#               measures each check on and off in the same boot (plan
+#               scripts/guest/plans/checks.plan, `cost` steps)
+#   --stock     with --checks: also boot stock 6.1 with the same plan and
+#               seeds (the toggles' own cost, one line of the report)
+#   --base      side A series of a two-kernel A/B (default none = stock)
+#   --series    side B series (default userns-checks-toggles)
 #   --aa        side B is a second, separate build of side A (A/A)
 #   --mode      auto (KVM if a probe boot works, else icount) | icount |
 #               tcg | kvm (default auto)
-#   --rounds    rounds; each boots A and B once, order alternating
-#               (default 3; --boots is a synonym)
-#   --plan      guest plan (default scripts/guest/plans/ab.plan)
+#   --rounds    rounds; each boots every side once, order alternating
+#               (default 6: the fewest with a 95 % sign-test interval)
+#   --jobs      boots at once (default: the CPUs; icount results do not
+#               depend on the host's load, see README)
+#   --shard K/N run only boots K, K+N, K+2N, ... (1 <= K <= N); merge
+#               the shards' directories with --merge
+#   --no-cache  boot everything, use no cached boot result
+#   --plan      guest plan (default scripts/guest/plans/ab.plan; with
+#               --checks checks.plan)
 #   --workloads "W..." makes the plan: a W with a '/' is an nsbench-bench
 #               filter (one run each), else a plan of workloads/plans/
-#               (e.g. sys-quick, checks-quick) run by workloads/run-plan.sh
-#   --boot-file a kernel-patches .boot file: extra command line, same on
-#               both sides
+#   --boot-file a kernel-patches .boot file: extra command line, both sides
 #   --seed      base of the per-round seeds (default 1)
-#   --perf      put perf into the guest image (plans can then run it)
+#   --perf      put perf into the guest image
+#   --lsm       put the LSM scenarios' files into the guest image (implied
+#               by a plan or boot file that mentions lsm)
 #
-# Results: results/ab-<UTC>/{A,B}/rNN-<label>.json, boots/ (console logs),
-# manifest.json.  Each round uses one seed for both sides; the seed
-# perturbs the guest before measuring (see scripts/guest/init.sh).
+# Results: OUT (default results/ab-<UTC>)/{A,B}/rNN-<label>.json, boots/
+# (console logs), manifest.json, and compare.txt or, with --checks,
+# report.txt.  Boot results are cached in $NSB_CACHE/boots by what
+# determines them (kernel image, initramfs, command line with the
+# round's seed, QEMU version, mode, side); every run that takes a boot
+# from the cache boots one of them again and requires byte-identical
+# results, else drops the cache and boots everything.
 
 set -eu
+set -o pipefail
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
@@ -40,189 +60,453 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
 
-base=none series=userns-checks-toggles aa=0 mode=auto rounds=3
-plan='' workloads='' ksrc='' base_ref='' ref='' frags='' bootfile=''
-append='' bench='' out='' timeout=900 seed0=1 perf=''
+usage() {
+	sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
+rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
+base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
+timeout=900 seed0=1 perf='' lsm='' merge=0
+
+need() {
+	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
+}
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--base) base=$2; shift ;;
-	--series) series=$2; shift ;;
+	--checks) checks=1 ;;
+	--stock) stock=1 ;;
+	--base) need "$@"; base=$2; shift ;;
+	--series) need "$@"; series=$2; shift ;;
 	--aa) aa=1 ;;
-	--mode) mode=$2; shift ;;
-	--rounds|--boots) rounds=$2; shift ;;
-	--plan) plan=$2; shift ;;
-	--workloads) workloads=$2; shift ;;
-	--ksrc) ksrc=$2; shift ;;
-	--base-ref) base_ref=$2; shift ;;
-	--ref) ref=$2; shift ;;
-	--config) frags="$frags --config $2"; shift ;;
-	--boot-file) bootfile=$2; shift ;;
-	--append) append=$2; shift ;;
-	--bench) bench=$2; shift ;;
-	--out) out=$2; shift ;;
-	--timeout) timeout=$2; shift ;;
-	--seed) seed0=$2; shift ;;
+	--mode) need "$@"; mode=$2; shift ;;
+	--rounds|--boots) need "$@"; rounds=$2; shift ;;
+	--jobs) need "$@"; jobs=$2; shift ;;
+	--shard) need "$@"; shard=$2; shift ;;
+	--no-cache) cache=0 ;;
+	--plan) need "$@"; plan=$2; shift ;;
+	--workloads) need "$@"; workloads=$2; shift ;;
+	--ksrc) need "$@"; ksrc=$2; shift ;;
+	--base-ref) need "$@"; base_ref=$2; shift ;;
+	--ref) need "$@"; ref=$2; shift ;;
+	--config) need "$@"; frags+=(--config "$2"); shift ;;
+	--boot-file) need "$@"; bootfile=$2; shift ;;
+	--append) need "$@"; append=$2; shift ;;
+	--bench) need "$@"; bench=$2; shift ;;
+	--out) need "$@"; out=$2; shift ;;
+	--timeout) need "$@"; timeout=$2; shift ;;
+	--seed) need "$@"; seed0=$2; shift ;;
 	--perf) perf=--perf ;;
-	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	--lsm) lsm=--lsm ;;
+	--merge) merge=1; shift; break ;;
+	-h|--help) usage ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
 done
-case "$rounds" in ''|*[!0-9]*) die "--rounds must be a number" ;; esac
-[ "$rounds" -ge 1 ] || die "--rounds must be at least 1"
-[ "$aa" = 1 ] && series=$base
+
+# --- validate everything before any long step ----------------------------
+
+number() {
+	case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, not '$2'" ;; esac
+}
+
+series_dir() {
+	case "$1" in
+	none|stock) return 0 ;;
+	*/*) [ -f "$1/series" ] || die "series '$1': $1/series not found" ;;
+	*) [ -f "$top/kernel-patches/$1/series" ] ||
+		die "series '$1': kernel-patches/$1/series not found ($(cd "$top/kernel-patches" && ls -d */ | tr -d / | tr '\n' ' '))" ;;
+	esac
+}
+
+if [ "$merge" = 0 ]; then
+	case "$mode" in auto|icount|tcg|kvm) ;;
+	*) die "--mode must be auto, icount, tcg or kvm, not '$mode'" ;; esac
+	number --rounds "$rounds"
+	[ "$rounds" -ge 1 ] || die "--rounds must be at least 1"
+	number --jobs "$jobs"
+	[ "$jobs" -ge 1 ] || die "--jobs must be at least 1"
+	number --timeout "$timeout"
+	number --seed "$seed0"
+	if [ -n "$shard" ]; then
+		[[ $shard =~ ^[0-9]+/[0-9]+$ ]] || die "--shard must be K/N, not '$shard'"
+		sk=$((10#${shard%/*})) sn=$((10#${shard#*/}))
+		[ "$sk" -ge 1 ] && [ "$sk" -le "$sn" ] ||
+			die "--shard K/N needs 1 <= K <= N, not '$shard'"
+	fi
+	[ "$aa" = 1 ] && series=$base
+	if [ "$checks" = 1 ]; then
+		[ "$aa" = 0 ] || die "--checks and --aa do not go together"
+		plan=${plan:-$here/guest/plans/checks.plan}
+	elif [ "$stock" = 1 ]; then
+		die "--stock goes with --checks"
+	fi
+	series_dir "$base"
+	series_dir "$series"
+	[ -z "$ksrc" ] || [ -d "$ksrc" ] || die "--ksrc '$ksrc' is not a directory"
+	[ -z "$bootfile" ] || [ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
+	for ((i = 1; i < ${#frags[@]}; i += 2)); do
+		[ -r "${frags[$i]}" ] || die "--config '${frags[$i]}' not found"
+	done
+	[ -z "$plan" ] || [ -r "$plan" ] || die "plan '$plan' not found"
+	[ -z "$bench" ] || [ -x "$bench" ] || die "--bench '$bench' is not executable"
+	for t in "${QEMU:-qemu-system-x86_64}" busybox cpio; do
+		command -v "$t" >/dev/null || die "$t not found (make deps)"
+	done
+	command -v jq >/dev/null || die "jq not found (make deps)"
+fi
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=${out:-$top/results/ab-$stamp}
-mkdir -p "$out/A" "$out/B" "$out/boots"
-# Generated results are not tracked.
-echo '*' >"$out/.gitignore"
 NSB_T0=$(date +%s)
 export NSB_T0 NSB_LABEL=ab
 
-# --- plan (first: a bad --workloads fails before any build) -------------
+# --- merge: shards into one directory ------------------------------------
 
-if [ -n "$workloads" ]; then
-	plan=$out/plan
+if [ "$merge" = 1 ]; then
+	[ $# -ge 2 ] || die "--merge OUT SHARD-DIR..."
+	out=$1
+	shift
+	mkdir -p "$out/A" "$out/B" "$out/boots"
+	for d in "$@"; do
+		[ -f "$d/manifest.json" ] || die "--merge: $d has no manifest.json"
+	done
+	for d in "$@"; do
+		for s in A B; do
+			[ -d "$d/$s" ] && find "$d/$s" -name '*.json' -exec cp {} "$out/$s/" \;
+		done
+		[ -d "$d/boots" ] && cp -r "$d/boots/." "$out/boots/"
+	done
+	jq -s '.[0] + {boots: (map(.boots) | add | sort_by(.boot)),
+		shards: (map(.shard) | map(select(. != null)))} | del(.shard)' \
+		"${@/%//manifest.json}" >"$out/manifest.json.tmp"
+	mv "$out/manifest.json.tmp" "$out/manifest.json"
+	progress "merge" "$# shard(s) -> $out ($(jq '.boots | length' "$out/manifest.json") boots)"
+	checks=$(jq -r 'if .checks then 1 else 0 end' "$out/manifest.json")
+fi
+
+# --- plan ------------------------------------------------------------------
+
+if [ "$merge" = 0 ] && [ -n "$workloads" ]; then
+	genplan=$(mktemp)
+	trap 'rm -f "$genplan"' EXIT
 	{
 		echo "# generated by ab.sh --workloads"
 		for w in $workloads; do
 			case "$w" in
-			*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) $w" ;;
+			*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) '$(echo "$w" | tr -d "'")'" ;;
 			*) [ -f "$top/workloads/plans/${w%.plan}.plan" ] ||
 				die "--workloads: no plan workloads/plans/${w%.plan}.plan"
 			   echo "workloads ${w%.plan}" ;;
 			esac
 		done
-	} >"$plan"
+	} >"$genplan"
+	plan=$genplan
 fi
 plan=${plan:-$here/guest/plans/ab.plan}
-[ -r "$plan" ] || die "plan '$plan' not found"
 
-# --- kernels ------------------------------------------------------------
+# Everything after this point takes time: the output directory.
+out=${out:-$top/results/ab-$stamp}
+mkdir -p "$out/A" "$out/B" "$out/boots"
+# Generated results are not tracked.
+echo '*' >"$out/.gitignore"
+
+# --- kernels ---------------------------------------------------------------
 
 # build SIDE SERIES REF SALT: prints the kernel's cache directory.
 build() {
-	local args="--series $2 $frags"
-	[ -n "$ksrc" ] && args="$args --ksrc $ksrc"
-	[ -n "$3" ] && args="$args --ref $3"
-	[ -n "$4" ] && args="$args --salt $4"
+	local args=(--series "$2" "${frags[@]}")
+	[ -n "$ksrc" ] && args+=(--ksrc "$ksrc")
+	[ -n "$3" ] && args+=(--ref "$3")
+	[ -n "$4" ] && args+=(--salt "$4")
 	progress "kernel" "side $1: $2${4:+ (separate build: $4)}"
-	# shellcheck disable=SC2086
-	NSB_T0='' NSB_LABEL='' "$here/kernel/build.sh" $args
+	NSB_T0='' NSB_LABEL='' "$here/kernel/build.sh" "${args[@]}"
 }
-kA=$(build A "$base" "$base_ref" "")
-kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa)")
-[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
 
-# --- guest image --------------------------------------------------------
-
-if [ -z "$bench" ] && [ -x "$top/build/bench/nsbench-bench" ]; then
-	bench=$top/build/bench/nsbench-bench
-fi
-[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
-initrd=$out/initramfs.cpio
-# The LSM scenarios' files (/lsm) when an LSM is switched on or the plan
-# runs LSM steps (scripts/guest/lsm/README.md).
-lsmimg=''
-if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
-   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
-	lsmimg=--lsm
-fi
-"$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
-	${bench:+--bench "$bench"} $perf $lsmimg
-cp "$plan" "$out/plan" 2>/dev/null || true
-
-if [ -n "$bootfile" ]; then
-	[ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
-	append="$append $(grep -v '^#' "$bootfile" | tr '\n' ' ')"
-	append=$(echo "$append" | tr -s ' ' | sed 's/^ //; s/ $//')
+if [ "$merge" = 0 ]; then
+	sides="A B"
+	if [ "$checks" = 1 ]; then
+		base=none
+		sides=B
+		[ "$stock" = 1 ] && sides="A B"
+	fi
+	kA='' kB=''
+	case " $sides " in *" A "*) kA=$(build A "$base" "$base_ref" "") ;; esac
+	kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)")
+	[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
 fi
 
-if [ "$mode" = auto ]; then
-	progress "mode" "probing KVM (<= 20 s)"
-	mode=$("$here/guest/probe-kvm.sh" "$kA/bzImage" "$initrd" icount)
+# --- guest image -------------------------------------------------------------
+
+if [ "$merge" = 0 ]; then
+	if [ -z "$bench" ] && [ -x "$top/build/bench/nsbench-bench" ]; then
+		bench=$top/build/bench/nsbench-bench
+	fi
+	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
+	initrd=$out/initramfs.cpio
+	# The LSM scenarios' files (/lsm) when an LSM is switched on or the
+	# plan runs LSM steps (scripts/guest/lsm/README.md).
+	if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
+	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
+		lsm=--lsm
+	fi
+	"$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
+		${bench:+--bench "$bench"} $perf $lsm
+	cp "$plan" "$out/plan"
+
+	if [ -n "$bootfile" ]; then
+		append="$append $(grep -v '^#' "$bootfile" | tr '\n' ' ')"
+		append=$(echo "$append" | tr -s ' ' | sed 's/^ //; s/ $//')
+	fi
+	if [ "$mode" = auto ]; then
+		progress "mode" "probing KVM (<= 20 s)"
+		mode=$("$here/guest/probe-kvm.sh" "$kB/bzImage" "$initrd" icount)
+	fi
+	progress "mode" "$mode"
 fi
-progress "mode" "$mode"
 
-# --- rounds -------------------------------------------------------------
+# --- boots ---------------------------------------------------------------------
 
-# boot_side ROUND SEED SIDE BOOT
-boot_side() {
-	local r=$1 s=$2 side=$3 b=$4 k name dir j lab
-	if [ "$side" = A ]; then k=$kA name=$base; else k=$kB name=$series; fi
-	[ "$aa" = 1 ] && [ "$side" = B ] && name="$series (A/A rebuild)"
-	dir=$out/boots/$(printf 'r%02d-%s' "$r" "$side")
+reverse() {
+	local w out=''
+	for w in "$@"; do out="$w${out:+ $out}"; done
+	echo "$out"
+}
+
+# The boot list, in order: "BOOT ROUND SEED SIDE" per line.  Seeds spread
+# over [0, 10^9): one per round, every side alike; the side order
+# alternates from round to round.
+boot_list() {
+	local r s b=0 side order
+	for r in $(seq 1 "$rounds"); do
+		s=$(( (seed0 * 1000003 + r * 7919 * 104729) % 1000000000 ))
+		order=$sides
+		[ $((r % 2)) = 1 ] || order=$(reverse $sides)
+		for side in $order; do
+			b=$((b + 1))
+			echo "$b $r $s $side"
+		done
+	done
+}
+
+kernel_of() {
+	if [ "$1" = A ]; then echo "$kA"; else echo "$kB"; fi
+}
+
+name_of() {
+	if [ "$1" = A ]; then echo "$base"; else echo "$series"; fi
+}
+
+# cache_key SIDE ROUND SEED: what determines a boot's results.
+cache_key() {
+	local k
+	k=$(kernel_of "$1")
+	{
+		echo "kernel $(sha256sum <"$k/bzImage" | cut -d' ' -f1)"
+		echo "initramfs $initrd_sha"
+		echo "cmdline $("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
+			--round "$2" --seed "$3" ${append:+--append "$append"})"
+		echo "qemu $qemu_version"
+		echo "mode $mode side $1 timeout $timeout"
+	} | sha256sum | cut -c1-24
+}
+
+# boot_dir ROUND SIDE: where a boot's output goes.
+boot_dir() {
+	printf '%s/boots/r%02d-%s' "$out" "$1" "$2"
+}
+
+# boot_one BOOT ROUND SEED SIDE SOURCE KEY: one boot into its directory.
+# SOURCE: fresh (boot, then store in the cache), cache (replay the
+# cache), audit (boot a cached one again into DIR.audit, store nothing).
+boot_one() {
+	local b=$1 r=$2 s=$3 side=$4 src=$5 key=$6 dir k replay=()
+	local cdir=$NSB_CACHE/boots/$key
+	k=$(kernel_of "$side")
+	dir=$(boot_dir "$r" "$side")
+	[ "$src" = audit ] && dir=$dir.audit
+	[ "$src" = cache ] && replay=(--replay "$cdir")
 	"$here/guest/run-qemu.sh" --kernel "$k" --initrd "$initrd" \
 		--out "$dir" --mode "$mode" --round "$r" --seed "$s" \
-		--side "$side" --boot "$b" --series "$name" \
-		--config-hash "$(sed -n 's/.*"config_hash": "\(.*\)".*/\1/p' "$k/meta.json")" \
-		--timeout "$timeout" ${append:+--append "$append"} || return 1
-	for j in "$dir"/*.json; do
-		[ -f "$j" ] || continue
-		lab=$(basename "$j")
-		cp "$j" "$out/$side/$(printf 'r%02d' "$r")-$lab"
+		--side "$side" --boot "$b" --series "$(name_of "$side")" \
+		--config-hash "$(jq -r .config_hash "$k/meta.json")" \
+		--timeout "$timeout" ${append:+--append "$append"} \
+		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
+	echo "$src $key" >"$dir.source"
+	[ "$src" = fresh ] && [ "$cache" = 1 ] || return 0
+	mkdir -p "$NSB_CACHE/boots"
+	rm -rf "$cdir.tmp.$BASHPID"
+	mkdir -p "$cdir.tmp.$BASHPID"
+	cp "$dir/results.raw" "$dir/console.log" "$cdir.tmp.$BASHPID/"
+	rm -rf "$cdir"
+	mv "$cdir.tmp.$BASHPID" "$cdir"
+}
+
+# plan_boots: the boot list with each boot's source and cache key; the
+# first boot the cache holds is also booted again (audit), alongside.
+plan_boots() {
+	local b r s side key src audit=''
+	while read -r b r s side; do
+		key=$(cache_key "$side" "$r" "$s")
+		src=fresh
+		[ "$cache" = 1 ] && [ -f "$NSB_CACHE/boots/$key/results.raw" ] &&
+			src=cache
+		echo "$b $r $s $side $src $key"
+		[ "$src" = cache ] && [ -z "$audit" ] && audit="$b $r $s $side audit $key"
+	done
+	[ -z "$audit" ] || echo "$audit"
+}
+
+eta() {
+	local el=$(( $(date +%s) - $3 ))
+	local left=$(( $1 ? el * ($2 - $1) / $1 : 0 ))
+	progress "boots" "$1/$2 done, $4 running, ETA $((left / 60)):$(printf '%02d' $((left % 60)))"
+}
+
+# Ctrl-C or a kill: stop every boot (run-qemu.sh stops its QEMU), keep
+# what finished, exit non-zero.
+stop_boots() {
+	trap - INT TERM
+	progress "stop" "interrupted: stopping the boots; finished ones stay in $out"
+	kill $(jobs -p) 2>/dev/null || true
+	wait 2>/dev/null || true
+	exit 130
+}
+
+# run_boots LIST: every boot of LIST, up to $jobs at once, with progress.
+run_boots() {
+	local list=$1 total done=0 running=0 t0 b r s side src key fail=0
+	total=$(wc -l <"$list")
+	t0=$(date +%s)
+	while read -r b r s side src key; do
+		while [ "$running" -ge "$jobs" ]; do
+			wait -n || fail=1
+			running=$((running - 1))
+			done=$((done + 1))
+			eta "$done" "$total" "$t0" "$running"
+		done
+		[ "$fail" = 0 ] || break
+		progress "boot" "$b/$total_boots ($src): round $r/$rounds side $side ($(name_of "$side")), seed $s"
+		boot_one "$b" "$r" "$s" "$side" "$src" "$key" &
+		running=$((running + 1))
+	done <"$list"
+	while [ "$running" -gt 0 ]; do
+		wait -n || fail=1
+		running=$((running - 1))
+		done=$((done + 1))
+		eta "$done" "$total" "$t0" "$running"
+	done
+	return "$fail"
+}
+
+# check_audit LIST: the audited boot's results must equal the cache's,
+# byte for byte; else drop the cache and boot the cached ones afresh.
+check_audit() {
+	local b r s side src key redo
+	read -r b r s side src key < <(grep ' audit ' "$1") || {
+		audit_result="no boot from the cache"
+		return 0
+	}
+	if cmp -s "$NSB_CACHE/boots/$key/results.raw" \
+		"$(boot_dir "$r" "$side").audit/results.raw"; then
+		audit_result="$(grep -c ' cache ' "$1") boot(s) from the cache; boot $b booted again alongside: byte-identical"
+		progress "audit" "$audit_result"
+		return 0
+	fi
+	audit_result="boot $b from the cache gave other results when booted again: cache dropped, every cached boot redone"
+	echo "ab.sh: warning: $audit_result ($NSB_CACHE/boots)" >&2
+	rm -rf "$NSB_CACHE/boots"
+	cache=0
+	redo=$out/boots/list.redo
+	awk '$5 == "cache" { $5 = "fresh"; print }' "$1" >"$redo"
+	run_boots "$redo"
+}
+
+collect() {
+	local f dir side j
+	for f in "$out"/boots/r*.source; do
+		dir=${f%.source}
+		case "$dir" in *.audit) continue ;; esac
+		side=${dir##*-}
+		for j in "$dir"/*.json; do
+			[ -f "$j" ] || continue
+			cp "$j" "$out/$side/$(basename "$dir" | cut -d- -f1)-$(basename "$j")"
+		done
 	done
 }
 
-boots_json=
-fail=0
-b=0
-for r in $(seq 1 "$rounds"); do
-	# Seeds spread over [0, 10^9): one per round, both sides alike.
-	s=$(( (seed0 * 1000003 + r * 7919 * 104729) % 1000000000 ))
-	order="A B"
-	[ $((r % 2)) = 0 ] && order="B A"
-	for side in $order; do
-		b=$((b + 1))
-		progress "round" "$r/$rounds side $side seed $s"
-		st=ok
-		boot_side "$r" "$s" "$side" "$b" || { st=fail; fail=1; }
-		boots_json="$boots_json${boots_json:+,}
-    {\"round\": $r, \"seed\": $s, \"side\": \"$side\", \"boot\": $b, \"status\": \"$st\"}"
-		[ "$st" = ok ] || break 2
-	done
-done
+if [ "$merge" = 0 ]; then
+	qemu_version=$("${QEMU:-qemu-system-x86_64}" --version | head -n 1)
+	initrd_sha=$(sha256sum <"$initrd" | cut -d' ' -f1)
+	list=$out/boots/list
+	boot_list >"$list.all"
+	total_boots=$(wc -l <"$list.all")
+	if [ -n "$shard" ]; then
+		awk -v k="$sk" -v n="$sn" '($1 - 1) % n == k - 1' "$list.all" >"$list"
+	else
+		cp "$list.all" "$list"
+	fi
+	plan_boots <"$list" >"$list.jobs"
+	progress "boots" "$(wc -l <"$list") of $total_boots boot(s)${shard:+ (shard $shard)}, $(grep -c ' cache ' "$list.jobs" || true) from the cache, $jobs at once, $mode mode"
+	status=ok
+	trap stop_boots INT TERM
+	run_boots "$list.jobs" || status=fail
+	[ "$status" = ok ] && { check_audit "$list.jobs" || status=fail; }
+	collect
 
-# --- manifest -----------------------------------------------------------
+	# --- manifest (jq: every value is data) ------------------------------
+	boots=$(while read -r b r s side; do
+		d=$out/boots/$(printf 'r%02d-%s' "$r" "$side")
+		jq -n --argjson b "$b" --argjson r "$r" --argjson s "$s" \
+			--arg side "$side" --arg st "$([ -f "$d.source" ] && echo ok || echo fail)" \
+			--arg src "$(cut -d' ' -f1 "$d.source" 2>/dev/null || echo none)" \
+			--arg wall "$(cat "$d/wall_seconds" 2>/dev/null || echo 0)" \
+			'{boot: $b, round: $r, seed: $s, side: $side, status: $st,
+			  source: $src, wall_seconds: ($wall | tonumber)}'
+	done <"$list" | jq -s .)
+	kjson() { if [ -n "$1" ]; then cat "$1/meta.json"; else echo null; fi; }
+	jq -n --arg date "$stamp" --arg host "$(hostname)" \
+		--arg ver "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--arg mode "$mode" --argjson rounds "$rounds" \
+		--argjson aa "$([ "$aa" = 1 ] && echo true || echo false)" \
+		--argjson checks "$([ "$checks" = 1 ] && echo true || echo false)" \
+		--arg plan "$(basename "$plan")" --arg append "$append" \
+		--arg cmdline "$("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
+		--arg initrd "$initrd_sha" --arg audit "$audit_result" \
+		--arg shard "$shard" --argjson A "$(kjson "$kA")" \
+		--argjson B "$(kjson "$kB")" --argjson boots "$boots" \
+		'{date: $date, host: $host, nsbench_version: $ver, mode: $mode,
+		  rounds: $rounds, aa: $aa, checks: $checks, plan: $plan,
+		  append: $append, cmdline: $cmdline, initramfs_sha256: $initrd,
+		  cache_audit: $audit, shard: (if $shard == "" then null else $shard end),
+		  A: $A, B: $B, boots: $boots}' >"$out/manifest.json.tmp"
+	mv "$out/manifest.json.tmp" "$out/manifest.json"
+	[ "$status" = ok ] || die "a boot failed; partial results in $out"
+	progress "results" "$out"
+	# A shard's part is compared after --merge.
+	[ -z "$shard" ] || exit 0
+fi
 
-kjson() {
-	sed 's/^/    /' "$1/meta.json" | sed '1s/^ *//'
-}
-cat >"$out/manifest.json" <<EOF
-{
-  "date": "$stamp",
-  "host": "$(hostname)",
-  "nsbench_version": "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)",
-  "mode": "$mode",
-  "rounds": $rounds,
-  "aa": $([ "$aa" = 1 ] && echo true || echo false),
-  "plan": "$(basename "$plan")",
-  "append": "$append",
-  "cmdline": "$(sed 's/nsb.round=[0-9]*/nsb.round=NNNN/; s/nsb.seed=[0-9]*/nsb.seed=NNNNNNNNNN/' "$out/boots/r01-A/cmdline" 2>/dev/null)",
-  "initramfs_sha256": "$(sha256sum "$initrd" | cut -d' ' -f1)",
-  "A": $(kjson "$kA"),
-  "B": $(kjson "$kB"),
-  "boots": [$boots_json
-  ]
-}
-EOF
-[ "$fail" = 0 ] || die "a boot failed; partial results in $out"
-progress "results" "$out"
+# --- hand over to the comparison --------------------------------------------
 
-# --- hand over to the comparison ----------------------------------------
-
-"$here/guest/ab-summary.sh" "$out" || true
 nsb=
 for n in "$top"/build/nsbench "$top"/build*/nsbench; do
-	[ -x "$n" ] && "$n" compare --help >/dev/null 2>&1 && { nsb=$n; break; }
+	[ -x "$n" ] && { nsb=$n; break; }
 done
-if [ -n "$nsb" ] && ls "$out"/A/*.json >/dev/null 2>&1; then
+[ -n "$nsb" ] || { progress "compare" "nsbench not built: results left in $out"; exit 0; }
+if [ "$checks" = 1 ]; then
+	progress "report" "$nsb report $out/B $out/A"
+	"$nsb" report --out="$out/report.txt" --json="$out/costs.json" \
+		"$out/B" "$out/A" || die "nsbench report failed"
+	progress "report" "$out/report.txt"
+elif ls "$out"/A/*.json >/dev/null 2>&1; then
 	progress "compare" "$nsb compare A -- B"
-	"$nsb" compare "$out"/A/*.json -- "$out"/B/*.json | tee "$out/compare.txt" || true
-else
-	progress "compare" "nsbench compare not built: results left in $out"
+	rc=0
+	"$nsb" compare "$out"/A/*.json -- "$out"/B/*.json >"$out/compare.txt" || rc=$?
+	[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
+	cat "$out/compare.txt"
 fi
 exit
 }

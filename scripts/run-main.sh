@@ -3,31 +3,35 @@
 #
 # run-main.sh — `make run`, the main job, in three stages:
 #
-#   1. native   the quick tier of every microbenchmark and native workload
-#               on the running kernel: results/<UTC>-<host>-native-quick.json
-#               and a summary table on screen;
-#   2. ab       the default kernel A/B in QEMU (scripts/ab.sh): stock 6.1
-#               against the userns-checks-toggles series, each check also
-#               switched off inside the same boot, interleaved rounds with
-#               shared seeds: results/ab-<UTC>/;
-#   3. report   the A/B as a posting-ready text report on screen, Markdown
-#               and plots beside the results, plots also under plots/.
+#   1. native   the quick tier of the microbenchmarks and native
+#               workloads on the running kernel, before any guest loads
+#               the CPUs: results/<UTC>-<host>-native-quick.json and a
+#               summary table on screen;
+#   2. checks   what each userns mount check costs: the toggles kernel in
+#               QEMU icount guests, every check on and off in the same
+#               boot, 6 rounds, boots in parallel (scripts/ab.sh --checks):
+#               results/run-<UTC>/;
+#   3. report   its report on screen (text), report.md, costs.json and
+#               the headline plot beside the results and under plots/.
 #
 # Environment: O (build dir, default build), NSB_RESULTS (default
-# results), NSB_BENCH_ARGS (extra nsbench-bench flags for stage 1),
-# NSB_STAGES (default "native ab"), NSB_MODE (auto|icount|tcg|kvm,
-# default auto), NSB_ROUNDS (default 6: the fewest paired rounds whose
-# sign-test interval reaches 95 %; 3 is quicker and says "noisy"), NSB_SERIES (default
-# userns-checks-toggles).
+# results), NSB_STAGES (default "native checks"), NSB_MODE (auto|icount|
+# tcg|kvm, default icount: KVM does not boot here), NSB_ROUNDS (default
+# 6: the fewest paired rounds whose sign-test interval reaches 95 %),
+# NSB_JOBS (boots at once, default the CPUs), NSB_STOCK=1 (also boot
+# stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=1 (also
+# the SELinux and Smack boots: seeds 007 and 008), NSB_BENCH_ARGS (extra
+# nsbench-bench flags for stage 1).
 
 set -eu
 
 O=${O:-build}
 RESULTS=${NSB_RESULTS:-results}
-STAGES=${NSB_STAGES:-native ab}
+STAGES=${NSB_STAGES:-native checks}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 host=$(hostname 2>/dev/null || echo host)
 t0=$(date +%s)
+times=''
 
 say() {
 	printf '\n== nsbench [%s] %s ==\n' "$(elapsed)" "$*"
@@ -38,14 +42,21 @@ elapsed() {
 	printf '%02d:%02d' $((s / 60)) $((s % 60))
 }
 
+# timed NAME CMD...: runs CMD, notes how long the stage took.
+timed() {
+	name=$1
+	shift
+	ts=$(date +%s)
+	"$@"
+	times="$times $name=$(( $(date +%s) - ts ))s"
+}
+
 stage_native() {
 	out="$RESULTS/$stamp-$host-native-quick.json"
 	log="$RESULTS/$stamp-$host-native-quick.console.txt"
 
 	say "1/3 native: microbenchmarks and workloads on $(uname -r)"
 	echo "   results -> $out"
-	# display_aggregates_only: the console shows aggregates, the file
-	# keeps every repetition (the samples the statistics need).
 	# shellcheck disable=SC2086 # NSB_BENCH_ARGS is a word list on purpose
 	"$O/bench/nsbench-bench" --tier=quick --label=native-quick \
 		--out="$out" --benchmark_repetitions=3 \
@@ -60,44 +71,54 @@ stage_native() {
 	"$O/nsbench" summary "$out"
 }
 
-# nsbench report/plot exit 1 when a row is slower: that is the answer
-# here, not a failure.  Only 2 (bad input) stops make run.
-tolerate_verdict() {
-	"$@" || { rc=$?; [ "$rc" -eq 1 ] || exit "$rc"; }
-}
+stage_checks() {
+	dir="$RESULTS/run-$stamp"
+	cmd="make run"
+	[ "${NSB_STOCK:-0}" = 1 ] && cmd="NSB_STOCK=1 $cmd"
 
-stage_ab() {
-	dir="$RESULTS/ab-$stamp"
-	series=${NSB_SERIES:-userns-checks-toggles}
-
-	say "2/3 kernel A/B: stock 6.1 vs $series (${NSB_MODE:-auto} mode)"
-	scripts/ab.sh --base none --series "$series" \
-		--mode "${NSB_MODE:-auto}" --rounds "${NSB_ROUNDS:-6}" \
-		--bench "$O/bench/nsbench-bench" --out "$dir"
+	say "2/3 what each check costs: toggles kernel, ${NSB_MODE:-icount} guests"
+	# shellcheck disable=SC2046
+	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
+		--mode "${NSB_MODE:-icount}" --rounds "${NSB_ROUNDS:-6}" \
+		--jobs "${NSB_JOBS:-$(nproc)}" --bench "$O/bench/nsbench-bench" \
+		--out "$dir"
+	if [ "${NSB_LSM:-0}" = 1 ]; then
+		cmd="NSB_LSM=1 $cmd"
+		for lsm in selinux smack; do
+			say "2/3 $lsm boots (seeds 007, 008)"
+			scripts/ab.sh --checks --mode "${NSB_MODE:-icount}" \
+				--rounds "${NSB_ROUNDS:-6}" \
+				--jobs "${NSB_JOBS:-$(nproc)}" \
+				--bench "$O/bench/nsbench-bench" \
+				--plan scripts/guest/plans/lsm-cost.plan \
+				--boot-file "kernel-patches/configs/$lsm.boot" \
+				--out "$dir/$lsm"
+		done
+	fi
 
 	say "3/3 report: $dir"
-	tolerate_verdict "$O/nsbench" report --out="$dir/report.txt" \
-		"$dir"/A/*.json -- "$dir"/B/*.json
-	tolerate_verdict "$O/nsbench" report --markdown --out="$dir/report.md" \
-		"$dir"/A/*.json -- "$dir"/B/*.json
-	tolerate_verdict "$O/nsbench" plot --out-dir="$dir" --stem=ab \
-		"$dir"/A/*.json -- "$dir"/B/*.json >/dev/null
+	set -- "$dir/B" "$dir/A"
+	[ "${NSB_LSM:-0}" = 1 ] && set -- "$@" "$dir/selinux/B" "$dir/smack/B"
+	"$O/nsbench" report --command="$cmd" --out="$dir/report.txt" \
+		--json="$dir/costs.json" "$@"
+	"$O/nsbench" report --markdown --command="$cmd" --out="$dir/report.md" "$@"
+	"$O/nsbench" plot --costs="$dir/costs.json" --out-dir="$dir" --stem=costs >/dev/null
 	mkdir -p plots
-	for f in "$dir"/ab-*.svg "$dir"/ab-*.png; do
+	for f in "$dir"/costs-*.svg "$dir"/costs-*.png; do
 		[ -e "$f" ] && cp "$f" "plots/$stamp-$(basename "$f")"
 	done
 	cat "$dir/report.txt"
 	echo
 	echo "   Markdown: $dir/report.md"
-	echo "   plots:    $(ls "$dir"/ab-*.png 2>/dev/null | tr '\n' ' ')"
+	echo "   plot:     $(ls "$dir"/costs-*.png 2>/dev/null | tr '\n' ' ')"
 }
 
 mkdir -p "$RESULTS"
 for s in $STAGES; do
 	case "$s" in
-	native) stage_native ;;
-	ab) stage_ab ;;
+	native) timed native stage_native ;;
+	checks|ab) timed checks stage_checks ;;
 	*) echo "nsbench: unknown stage '$s' in NSB_STAGES" >&2; exit 2 ;;
 	esac
 done
-say "done"
+say "done (stages:$times)"

@@ -118,8 +118,21 @@ static void to_pct(struct nsb_effect *e)
 	e->hi_pct = 100 * e->shift.hi / e->base;
 }
 
-static void verdict(struct nsb_effect *e, double thr)
+/*
+ * The verdict against +-thr percent of the base, or, when abs > 0,
+ * against +-abs in the row's own unit (the in-boot check costs: an
+ * instruction is the resolution icount gives, whatever the op costs).
+ */
+static void verdict(struct nsb_effect *e, double thr, double abs)
 {
+	double est = e->pct, lo = e->lo_pct, hi = e->hi_pct;
+
+	if (abs > 0) {
+		est = e->shift.est;
+		lo = e->shift.lo;
+		hi = e->shift.hi;
+		thr = abs;
+	}
 	e->verdict = NSB_NOISY;
 	if (e->base <= 0 || !isfinite(e->pct)) {
 		snprintf(e->note, sizeof(e->note), "base median is not > 0");
@@ -132,11 +145,11 @@ static void verdict(struct nsb_effect *e, double thr)
 			 100 * e->shift.level);
 		return;
 	}
-	if (e->lo_pct >= -thr && e->hi_pct <= thr)
+	if (lo >= -thr && hi <= thr)
 		e->verdict = NSB_SAME;
-	else if (e->p < NSB_ALPHA && e->lo_pct > 0 && e->pct > thr)
+	else if (e->p < NSB_ALPHA && lo > 0 && est > thr)
 		e->verdict = NSB_SLOWER;
-	else if (e->p < NSB_ALPHA && e->hi_pct < 0 && e->pct < -thr)
+	else if (e->p < NSB_ALPHA && hi < 0 && est < -thr)
 		e->verdict = NSB_FASTER;
 }
 
@@ -223,8 +236,24 @@ static int effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
 	}
 	if (ret > 0 && effect_unpaired(o, a, b, sa, sb, e))
 		return -1;
-	verdict(e, o->threshold);
+	verdict(e, o->threshold, o->abs_threshold);
 	return 0;
+}
+
+int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
+	       const struct nsb_series *b, struct nsb_effect *e)
+{
+	struct nsb_summary sa, sb;
+
+	memset(e, 0, sizeof(*e));
+	if (!a->n || !b->n) {
+		e->verdict = NSB_SKIP;
+		snprintf(e->note, sizeof(e->note), "no samples on a side");
+		return 0;
+	}
+	if (nsb_summarize(a->v, a->n, &sa) || nsb_summarize(b->v, b->n, &sb))
+		return -1;
+	return effect(o, a, b, &sa, &sb, e);
 }
 
 /* A row without samples on a side: skip or error, with the reason. */

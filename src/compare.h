@@ -55,6 +55,7 @@ struct nsb_row {
 
 struct nsb_cmp_opts {
 	double threshold;	/* percent */
+	double abs_threshold;	/* > 0: in the row's unit instead */
 	unsigned long seed;	/* bootstrap */
 	size_t reps;		/* bootstrap resamples */
 	bool unpaired;		/* ignore rounds */
@@ -85,6 +86,14 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 		     int (*opt)(int key, const char *arg, void *data),
 		     void *data, void (*usage)(FILE *f));
 void nsb_comparison_free(struct nsb_comparison *c);
+
+/*
+ * The shift of b against a, paired by round where every sample of both
+ * carries one, with its verdict under o (NSB_SKIP if a side is empty).
+ * Returns 0, or -1 out of memory.
+ */
+int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
+	       const struct nsb_series *b, struct nsb_effect *e);
 
 /* Common option lines for --help texts. */
 extern const char nsb_compare_opts_help[];

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "src/compare.h"
+#include "src/costs.h"
 #include "src/nsbench.h"
 
 extern char **environ;
@@ -547,6 +548,28 @@ static void cleanup(const struct plot_opts *o)
 	rmdir(o->tmp);
 }
 
+/* plot --costs=FILE [--out-dir=DIR] [--stem=NAME] [--templates=DIR] */
+static int plot_costs(int argc, char **argv, const char *json,
+		      struct plot_opts *o)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--out-dir=", 10))
+			o->out_dir = argv[i] + 10;
+		else if (!strncmp(argv[i], "--stem=", 7))
+			o->stem = argv[i] + 7;
+		else if (!strncmp(argv[i], "--templates=", 12))
+			o->templates = argv[i] + 12;
+		else if (strncmp(argv[i], "--costs=", 8)) {
+			fprintf(stderr, "nsbench plot --costs: unknown "
+				"argument '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	return nsb_costs_plot(json, o->out_dir, o->stem, o->templates);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_opts o = {
@@ -557,6 +580,10 @@ int cmd_plot(int argc, char **argv)
 	char title[256];
 	int ret;
 
+	/* --costs=FILE: the check costs of `nsbench report --json` */
+	for (ret = 1; ret < argc; ret++)
+		if (!strncmp(argv[ret], "--costs=", 8))
+			return plot_costs(argc, argv, argv[ret] + 8, &o);
 	snprintf(o.tmp, sizeof(o.tmp), "/tmp/nsbench-plot.XXXXXX");
 	o.trend = find_trend(argc, argv);
 	if (!mkdtemp(o.tmp)) {

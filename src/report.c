@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "src/compare.h"
+#include "src/costs.h"
 #include "src/nsbench.h"
 #include "src/perfdiff.h"
 
@@ -325,6 +326,168 @@ static int report_opt(int key, const char *arg, void *data)
 	return 0;
 }
 
+/* --- the in-boot check costs (no "--": one kernel, switches on/off) --- */
+
+struct costs_opts {
+	bool markdown;
+	const char *out, *json, *command;
+};
+
+static void costs_usage(FILE *f)
+{
+	fprintf(f, "usage: nsbench report [options] FILE|DIR...\n"
+		"\n"
+		"Without \"--\": the in-boot check A/B of the toggles kernel "
+		"(results\nwhose context names nsbench_check; a DIR gives its "
+		"*.json).  Opens\nwith what each check costs, then the 2015 "
+		"forms, the A/A residuals,\nthe toggles' own cost (from stock "
+		"files of the same plan, if given)\nand the provenance.\n\n"
+		"  --markdown        Markdown instead of plain text\n"
+		"  --out=FILE        write FILE (atomically) instead of stdout\n"
+		"  --json=FILE       also the rows as JSON (for plot --costs)\n"
+		"  --command=CMD     the host command that reproduces the run\n"
+		"\nExit: 0, or 2 on bad input.  (Two kernels: "
+		"nsbench report BASE... -- PATCHED...)\n");
+}
+
+static const char *cctx(json_t *ctx, const char *key)
+{
+	return nsb_json_str(ctx, key) ?: "unknown";
+}
+
+static void costs_provenance(FILE *f, bool md, const struct nsb_costs *c,
+			     const struct costs_opts *o)
+{
+	const char *hash = cctx(c->ctx, "kernel_config_hash");
+	char cfg[32];
+
+	snprintf(cfg, sizeof(cfg), "%.23s%s", hash,
+		 strlen(hash) > 23 && !md ? "..." : "");
+	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");
+	field(f, md, "kernel", "%s (%s), series %s, config %s",
+	      cctx(c->ctx, "kernel_release"), cctx(c->ctx, "kernel_version"),
+	      cctx(c->ctx, "patch_series"), md ? hash : cfg);
+	if (c->stock_ctx)
+		field(f, md, "stock", "%s (%s), series %s",
+		      cctx(c->stock_ctx, "kernel_release"),
+		      cctx(c->stock_ctx, "kernel_version"),
+		      cctx(c->stock_ctx, "patch_series"));
+	if (c->icount)
+		field(f, md, "mode", "%s: one virtual ns is one retired guest "
+		      "instruction (QEMU -icount shift=0,sleep=off -smp 1), "
+		      "kernel included", cctx(c->ctx, "nsbench_mode"));
+	else
+		field(f, md, "mode", "%s (%s)", cctx(c->ctx, "nsbench_mode"),
+		      c->unit ? c->unit : "unknown unit");
+	field(f, md, "runs", "%zu results file(s) of the toggles kernel, "
+	      "%zu of stock", c->nfiles, c->nstock);
+	field(f, md, "nsbench", "results by %s, this report by %s",
+	      cctx(c->ctx, "nsbench_version"), nsb_version());
+	if (!o->command)
+		return;
+	fprintf(f, md ? "\n### Reproduce\n\n```\n" : "\nReproduce\n");
+	print_cmd(f, md ? "" : "  ", o->command);
+	if (md)
+		fprintf(f, "```\n");
+}
+
+static int costs_parse(int argc, char **argv, struct costs_opts *o)
+{
+	static const struct option opts[] = {
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "command", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int key;
+
+	optind = 0;
+	while ((key = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (key) {
+		case 'm': o->markdown = true; break;
+		case 'o': o->out = optarg; break;
+		case 'j': o->json = optarg; break;
+		case 'c': o->command = optarg; break;
+		case 'h': costs_usage(stdout); return 3;
+		default: costs_usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "nsbench report: no results files\n");
+		costs_usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+static int costs_write(const struct nsb_costs *c, const struct costs_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
+	int ret = 0;
+
+	if (!f)
+		return 2;
+	if (o->markdown)
+		fprintf(f, "## nsbench: what each userns mount check costs\n\n");
+	else
+		fprintf(f, "nsbench: what each userns mount check costs\n\n");
+	nsb_costs_print(f, c, o->markdown);
+	costs_provenance(f, o->markdown, c, o);
+	if (o->out) {
+		fclose(f);
+		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
+	}
+	free(text);
+	if (!ret && o->json) {
+		json_t *j = nsb_costs_json(c);
+
+		ret = !j || nsb_json_write_atomic(o->json, j) ? 2 : 0;
+		json_decref(j);
+	}
+	return ret;
+}
+
+static int costs_report(int argc, char **argv)
+{
+	struct costs_opts o = { 0 };
+	struct nsb_costs c;
+	char **files = NULL;
+	int ret = costs_parse(argc, argv, &o), i;
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	nsb_costs_init(&c);
+	files = nsb_costs_expand(argv + optind, argc - optind);
+	ret = 2;
+	if (!c.fam || !files)
+		goto out;
+	for (i = 0; files[i]; i++)
+		if (nsb_costs_load(&c, files[i]))
+			goto out;
+	if (!nsb_costs_compute(&c))
+		ret = costs_write(&c, &o);
+out:
+	for (i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+	nsb_costs_free(&c);
+	return ret;
+}
+
+static bool has_separator(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return true;
+	return false;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -341,6 +504,8 @@ int cmd_report(int argc, char **argv)
 	FILE *f;
 	int ret;
 
+	if (!has_separator(argc, argv))
+		return costs_report(argc, argv);
 	ret = nsb_compare_main(&c, argc, argv, opts, NULL, report_opt, &ro,
 			       report_usage);
 	if (ret)

@@ -187,7 +187,7 @@ static char *round_key(json_t *ctx)
 static int load_gbench_entry(struct nsb_side *side, const char *path,
 			     json_t *b, size_t i, const char *round)
 {
-	const char *name, *run_type, *unit, *msg;
+	const char *name, *run_type, *unit, *msg, *metric;
 	json_t *val, *err;
 	struct nsb_series *s;
 	double f;
@@ -216,13 +216,14 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 			    msg && !strncmp(msg, "skipped: ", 9));
 		return 0;
 	}
-	val = json_object_get(b, nsb_metric);
+	metric = side->metric ? side->metric : nsb_metric;
+	val = json_object_get(b, metric);
 	if (!val)
 		return bad(path, "benchmarks[%zu] (%s): missing field '%s'",
-			   i, name, nsb_metric);
+			   i, name, metric);
 	if (!json_is_number(val))
 		return bad(path, "benchmarks[%zu].%s (%s): expected a number, "
-			   "got %s", i, nsb_metric, name, json_type_name(val));
+			   "got %s", i, metric, name, json_type_name(val));
 	unit = nsb_json_str(b, "time_unit");
 	if (!unit)
 		return bad(path, "benchmarks[%zu] (%s): missing field "

@@ -35,6 +35,7 @@ struct nsb_side {
 	const char **files;	/* as given on the command line */
 	json_t **ctx;		/* each file's context, or NULL (hyperfine) */
 	size_t nfiles;
+	const char *metric;	/* the entries' field to read; NULL: nsb_metric */
 	const char *unit;	/* meaning of "ns": wall-clock or guest insn */
 	const char *unit_file;	/* the file that set it */
 	bool icount;

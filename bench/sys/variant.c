@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/sys/interleave.h"
 #include "bench/sys/variant.h"
 
 #define NSB_SLOTS 256
@@ -98,8 +99,12 @@ static void run_slot(struct gb_state *s, int slot)
 				 r, want);
 		return;
 	}
-	while ((n = gb__batch(s)) > 0)
-		run_batch(s, w, v, arg, n, want);
+	while ((n = gb__batch(s)) > 0) {
+		if (nsb_interleave_active())
+			nsb_interleave_batch(s, w, v->op, arg, n, want);
+		else
+			run_batch(s, w, v, arg, n, want);
+	}
 }
 
 int nsb_expect_exec(const struct nsb_scn *scn, int64_t arg)

@@ -109,11 +109,17 @@ ctx_flags() {
 # --- plan vocabulary -----------------------------------------------------
 
 # bench LABEL FILTER...: one nsbench-bench run over the filters (joined
-# with '|'), one results JSON.  Extra flags: BENCH_ARGS.
+# with '|'), one results JSON.  Words starting with -- are nsbench-bench
+# flags (e.g. --tier=full); more flags: BENCH_ARGS.
 bench() {
-	local label=$1 filter out rc
+	local label=$1 filter='' flags='' w out rc
 	shift
-	filter=$(echo "$*" | tr ' ' '|')
+	for w in "$@"; do
+		case "$w" in
+		--*) flags="$flags $w" ;;
+		*) filter="$filter${filter:+|}$w" ;;
+		esac
+	done
 	out=/tmp/$label.json
 	if [ ! -x /bin/nsbench-bench ]; then
 		msg "STEP $label skipped:no-nsbench-bench"
@@ -121,7 +127,8 @@ bench() {
 	fi
 	# shellcheck disable=SC2046
 	/bin/nsbench-bench $(ctx_flags) --label="$label" --out="$out" \
-		--benchmark_filter="$filter" ${BENCH_ARGS:-} >/tmp/$label.log 2>&1
+		--benchmark_filter="$filter" $flags ${BENCH_ARGS:-} \
+		>/tmp/$label.log 2>&1
 	rc=$?
 	tail -n 5 /tmp/$label.log
 	[ -f "$out" ] && send "$label.json" "$out"
@@ -173,6 +180,20 @@ check() {
 	else
 		msg "PROBE check.$1 unavailable"
 	fi
+}
+
+# cost SWITCH LABEL FILTER...: the in-boot A/B of one userns_checks
+# switch: one nsbench-bench run whose benchmarks alternate the switch in
+# short chunks, on/off/off/on then off/on/on/off, and report per state
+# the median cost per operation (nsbench-bench --interleave,
+# bench/sys/interleave.c).  On a kernel without the switch (stock) the
+# same chunks run unswitched; the results say which
+# (nsbench_check_applied).
+cost() {
+	local sw=$1 label=$2
+	shift 2
+	bench "$label" --interleave="$sw" "$@"
+	msg "PROBE cost.$sw $label"
 }
 
 # probe NAME CMD...: run CMD, report its output (one line) as NAME.

@@ -7,6 +7,14 @@
 #               [--mode icount|tcg|kvm] [--round N] [--seed N]
 #               [--side A|B] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
+#               [--replay DIR]
+#   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
+#               [--append "ARGS"]
+#
+# --replay DIR takes the guest's output (results.raw, console.log) of an
+# earlier boot with the same inputs from DIR instead of booting (ab.sh's
+# boot cache); everything after the boot is the same.  --print-cmdline
+# prints the guest's kernel command line and exits.
 #
 # DIR gets console.log (ttyS0), results.raw (ttyS1), every results file the
 # guest sent (placeholders @SIDE@ @BOOT@ @SERIES@ @CONFIG_HASH@ filled in),
@@ -34,6 +42,7 @@ top=$(cd "$here/../.." && pwd)
 
 kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
 series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
+replay='' print_cmdline=0
 qemu=${QEMU:-qemu-system-x86_64}
 mem=${NSB_GUEST_MEM:-512M}
 
@@ -52,16 +61,37 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--boot-timeout) boot_timeout=$2; shift ;;
+	--replay) replay=$2; shift ;;
+	--print-cmdline) print_cmdline=1 ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
 done
+case "$mode" in icount|tcg|kvm) ;;
+*) die "--mode must be icount, tcg or kvm, not '$mode' (auto: scripts/guest/probe-kvm.sh)" ;;
+esac
+for v in "$round" "$seed" "$timeout" "$boot_timeout"; do
+	case "$v" in ''|*[!0-9]*) die "--round, --seed and the timeouts are whole numbers, not '$v'" ;; esac
+done
+
+# Fixed-width values keep the command line's length identical across
+# rounds; it is byte-identical between the two sides of a round.
+cmdline=$(printf 'console=ttyS0 panic=-1 oops=panic norandmaps nokaslr loglevel=4 rdinit=/init nsb.mode=%s nsb.round=%04d nsb.seed=%010d%s' \
+	"$mode" "$((10#$round))" "$((10#$seed))" "${append:+ $append}")
+if [ "$print_cmdline" = 1 ]; then
+	echo "$cmdline"
+	exit 0
+fi
+
 [ -d "$kernel" ] && kernel=$kernel/bzImage
 [ -r "$kernel" ] || die "--kernel: '$kernel' not found"
 [ -r "$initrd" ] || die "--initrd: '$initrd' not found"
 [ -n "$out" ] || die "--out DIR is required"
+[ -z "$replay" ] || [ -r "$replay/results.raw" ] ||
+	die "--replay: $replay/results.raw not found"
 mkdir -p "$out"
+echo "$cmdline" >"$out/cmdline"
 
 # mode_args MODE: the accelerator part of the QEMU command line.
 mode_args() {
@@ -69,20 +99,20 @@ mode_args() {
 	icount) echo "-accel tcg -icount shift=0,sleep=off -smp 1" ;;
 	tcg) echo "-accel tcg -smp 1" ;;
 	kvm) echo "-accel kvm -cpu host -smp 1" ;;
-	*) die "--mode must be icount, tcg or kvm (auto: scripts/guest/probe-kvm.sh)" ;;
 	esac
 }
-
-# Fixed-width values keep the command line's length identical across
-# rounds; it is byte-identical between the two sides of a round.
-cmdline=$(printf 'console=ttyS0 panic=-1 oops=panic norandmaps nokaslr loglevel=4 rdinit=/init nsb.mode=%s nsb.round=%04d nsb.seed=%010d%s' \
-	"$mode" "$round" "$seed" "${append:+ $append}")
-echo "$cmdline" >"$out/cmdline"
 
 console=$out/console.log
 raw=$out/results.raw
 : >"$console"
 : >"$raw"
+t0=$(date +%s)
+status=
+el=0
+if [ -n "$replay" ]; then
+	cp "$replay/results.raw" "$raw"
+	cp "$replay/console.log" "$console"
+else
 # shellcheck disable=SC2046
 "$qemu" -nodefaults -no-user-config -nographic -display none -no-reboot \
 	-M pc -m "$mem" $(mode_args "$mode") \
@@ -117,9 +147,6 @@ clock() {
 	if [ "$mode" = kvm ]; then echo "$el"; else qemu_cpu; fi
 }
 
-t0=$(date +%s)
-status=
-el=0
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 1
 	el=$(($(date +%s) - t0))
@@ -144,6 +171,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 wait "$qpid" || status=$?
 trap - EXIT INT TERM
+fi
 el=$(($(date +%s) - t0))
 
 # Panic with panic=-1 reboots at once; -no-reboot makes QEMU exit.

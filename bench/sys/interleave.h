@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * interleave.h — the in-boot check A/B: one run alternates a switch of the
+ * userns-checks-toggles kernel in chunks and reports per state the median
+ * cost per operation as the counters nsb_on, nsb_off1, nsb_off2 (in the
+ * entry's time_unit), nsb_chunk_ops the chunk size.  See interleave.c.
+ */
+#ifndef NSB_BENCH_SYS_INTERLEAVE_H
+#define NSB_BENCH_SYS_INTERLEAVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/gbench.h"
+#include "workloads/fixture.h"
+
+enum nsb_ilv_state { NSB_ILV_ON, NSB_ILV_OFF1, NSB_ILV_OFF2, NSB_ILV_COUNT };
+
+/*
+ * Switch SW (kernel.userns_checks.SW) for every sys/ benchmark of this
+ * run, chunk orders drawn from seed (the A/B round's); *applied is false where the kernel has no such switch (stock: the
+ * chunks run all the same).  -1 after printing why.
+ */
+int nsb_interleave_init(const char *sw, uint64_t seed, bool *applied);
+bool nsb_interleave_active(void);
+/* Puts the switch back as nsb_interleave_init() found it. */
+void nsb_interleave_restore(void);
+/* One libbenchmark batch of n operations, interleaved; reports time. */
+int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
+			 nsb_op_fn op, int64_t arg, int64_t n, int want);
+
+#endif /* NSB_BENCH_SYS_INTERLEAVE_H */

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-boot check-cost engine (nsbench report without "--"): synthetic
+# interleaved results with known shifts must come out as given, an off/off
+# pair must be "same", a residual beyond the limit marks a row unreliable,
+# stock files give the provenance line, and bad input is refused naming
+# file and field.  No guest: the files are made here.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/lib-tap.sh"
+nsb=${NSB_BUILD:-$top/build}/nsbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# mk DIR APPLIED SWITCH ROUNDS NAME:OFF:SHIFT:AA... — one results file per
+# round; per benchmark: off1 = OFF + r-dependent jitter, off2 = off1 + AA,
+# on = (off1 + off2) / 2 + SHIFT (all in us: instructions / 1000).
+mk() {
+	python3 - "$@" <<'EOF'
+import json, os, sys
+d, applied, sw, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+os.makedirs(d, exist_ok=True)
+for r in range(1, rounds + 1):
+    jitter = [0, 3, -2, 5, -4, 1, 2, -3][r % 8]   # per-round level change
+    benches = []
+    for spec in sys.argv[5:]:
+        name, off, shift, aa = spec.rsplit(':', 3)
+        off1 = float(off) + jitter
+        off2 = off1 + float(aa)
+        on = (off1 + off2) / 2 + float(shift)
+        benches.append({"name": name, "run_type": "iteration",
+            "iterations": 100, "real_time": on / 1000, "cpu_time": 1,
+            "time_unit": "us", "nsb_on": on / 1000,
+            "nsb_off1": off1 / 1000, "nsb_off2": off2 / 1000})
+    ctx = {"nsbench_mode": "icount", "nsbench_round": str(r),
+           "nsbench_seed": str(1000 + r), "nsbench_check": sw,
+           "nsbench_check_applied": applied, "kernel_release": "6.1.192",
+           "patch_series": "userns-checks-toggles" if applied == "yes" else "none",
+           "nsbench_time_unit_meaning": "virtual ns = guest instructions"}
+    with open(os.path.join(d, "r%02d-%s.json" % (r, sw)), "w") as f:
+        json.dump({"context": ctx, "benchmarks": benches}, f)
+EOF
+}
+
+field() {	# field JSON SWITCH NAME JQ-PATH
+	jq -r --arg s "$2" --arg n "$3" \
+		".rows[] | select(.switch == \$s and .name == \$n) | $4" "$1"
+}
+
+mk "$tmp/t" yes mnt_may_suid 6 \
+	sys/exec/vfork/suid/init/depth:0/manual_time:70000:25:0 \
+	sys/exec/vfork/suid/init/depth:32/manual_time:71000:216:0 \
+	sys/exec/vfork/suid/foreign-fd/depth:0/manual_time:69000:0:0
+mk "$tmp/t" yes nodev 6 sys/open/dev/init/depth:0/manual_time:3000:4:0 \
+	sys/open/dev/self/depth:0/manual_time:3000:4:7
+"$nsb" report --json="$tmp/c.json" --out="$tmp/r.txt" "$tmp/t" 2>"$tmp/err"
+ok $? "report reads a directory of interleaved results"
+j=$tmp/c.json
+[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .shift.est)" = 25 ]
+ok $? "a known +25 insn shift is recovered exactly"
+[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:32/manual_time .shift.est)" = 216 ]
+ok $? "a known +216 insn shift is recovered exactly"
+[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .verdict)" = slower ]
+ok $? "a real cost is 'slower'"
+[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/foreign-fd/depth:0/manual_time .verdict)" = same ]
+ok $? "no shift with off = off is 'same'"
+[ "$(field "$j" nodev sys/open/dev/self/depth:0/manual_time .unreliable)" = true ]
+ok $? "a 7-insn A/A residual marks the row unreliable"
+[ "$(field "$j" nodev sys/open/dev/init/depth:0/manual_time .aa.est)" = 0 ]
+ok $? "the off/off residual of an exact row is 0"
+grep -q '^005 current_in_userns in mnt_may_suid (exec)' "$tmp/r.txt"
+ok $? "the text report names the seed patch and check"
+awk 'length > 72 { exit 1 }' "$tmp/r.txt"
+ok $? "the text report fits in 72 columns"
+grep -q 'Not here: 002 sget' "$tmp/r.txt" && grep -q 'NSB_LSM=1' "$tmp/r.txt"
+ok $? "switches not measured are named, with the command that adds them"
+grep -q "not measured in this run; NSB_STOCK=1" "$tmp/r.txt"
+ok $? "without stock files the toggles' own cost says how to get it"
+
+# The off/off pair: two off states with no difference is 'same'.
+mk "$tmp/aa" yes sget 6 sys/mount/fscreate/mqueue/depth:0/ipcns:1/manual_time:4800:0:0
+"$nsb" report --json="$tmp/aa.json" "$tmp/aa" >/dev/null 2>&1
+[ "$(jq -r '.rows[0].verdict' "$tmp/aa.json")" = same ] &&
+	[ "$(jq -r '.rows[0].aa.est' "$tmp/aa.json")" = 0 ]
+ok $? "an off/off series is 'same' with a zero residual"
+
+# Stock files of the same plan: the toggles' own cost.
+mk "$tmp/s" no mnt_may_suid 6 sys/exec/vfork/suid/init/depth:0/manual_time:69990:0:0
+"$nsb" report --json="$tmp/p.json" --out="$tmp/p.txt" "$tmp/t" "$tmp/s" 2>/dev/null
+[ "$(field "$tmp/p.json" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .toggles.est)" = 35 ]
+ok $? "stock against toggles (on) pairs by round: +35 insn"
+grep -q "Toggles' own cost (stock 6.1" "$tmp/p.txt"
+ok $? "the report gives the toggles' own cost as provenance"
+
+# Bad input: named file and field, exit 2.
+mk "$tmp/bad" yes nosuchswitch 1 x:1:0:0
+"$nsb" report "$tmp/bad" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'r01-nosuchswitch.json: context.nsbench_check' "$tmp/err"
+ok $? "an unknown switch is refused, naming file and field"
+python3 -c 'import json; json.dump({"context": {"nsbench_mode": "icount"}, "benchmarks": []}, open("'"$tmp"'/plain.json", "w"))'
+"$nsb" report "$tmp/plain.json" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'plain.json: context.nsbench_check: missing' "$tmp/err"
+ok $? "a file that is no check run is refused with a pointer to BASE -- PATCHED"
+
+# The headline plot reads the JSON; names are data, not gnuplot code.
+mk "$tmp/evil" yes mnt_may_suid 6 'x" 0); system("touch '"$tmp"'/pwned"); set xtics ("z:70000:25:0'
+"$nsb" report --json="$tmp/evil.json" "$tmp/evil" >/dev/null 2>&1
+if command -v gnuplot >/dev/null; then
+	"$nsb" plot --costs="$tmp/evil.json" --out-dir="$tmp/plots" \
+		--templates="$top/plots" >/dev/null 2>&1
+	[ -s "$tmp/plots/nsbench-costs.png" ] && [ ! -e "$tmp/pwned" ]
+	ok $? "plot --costs draws, and a hostile name runs nothing"
+fi
+tap_done
