@@ -11,6 +11,7 @@
 #         [--plan FILE | --workloads "FILTER..."]
 #         [--ksrc DIR [--base-ref REF] [--ref REF]] [--config FRAG]...
 #         [--boot-file FILE] [--append ARGS] [--bench BIN] [--out DIR]
+#         [--kernel DIR] [--base-kernel DIR]
 #         [--timeout S] [--seed N] [--perf] [--lsm]
 #   ab.sh --merge OUT SHARD-DIR...      merge shards, then compare
 #
@@ -36,6 +37,9 @@
 #   --workloads "W..." makes the plan: a W with a '/' is an nsbench-bench
 #               filter (one run each), else a plan of workloads/plans/
 #   --boot-file a kernel-patches .boot file: extra command line, both sides
+#   --kernel, --base-kernel DIR   a kernel already built (a directory
+#               with bzImage and meta.json, as scripts/kernel/build.sh
+#               leaves them) for side B / side A instead of building one
 #   --seed      base of the per-round seeds (default 1)
 #   --perf      put perf into the guest image
 #   --lsm       put the LSM scenarios' files into the guest image (implied
@@ -68,7 +72,7 @@ usage() {
 checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
-timeout=900 seed0=1 perf='' lsm='' merge=0
+timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB=''
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
@@ -96,6 +100,8 @@ while [ $# -gt 0 ]; do
 	--append) need "$@"; append=$2; shift ;;
 	--bench) need "$@"; bench=$2; shift ;;
 	--out) need "$@"; out=$2; shift ;;
+	--kernel) need "$@"; kdirB=$2; shift ;;
+	--base-kernel) need "$@"; kdirA=$2; shift ;;
 	--timeout) need "$@"; timeout=$2; shift ;;
 	--seed) need "$@"; seed0=$2; shift ;;
 	--perf) perf=--perf ;;
@@ -153,6 +159,10 @@ if [ "$merge" = 0 ]; then
 	done
 	[ -z "$plan" ] || [ -r "$plan" ] || die "plan '$plan' not found"
 	[ -z "$bench" ] || [ -x "$bench" ] || die "--bench '$bench' is not executable"
+	for k in "$kdirA" "$kdirB"; do
+		[ -z "$k" ] || { [ -f "$k/bzImage" ] && [ -f "$k/meta.json" ]; } ||
+			die "--kernel '$k': no bzImage and meta.json there"
+	done
 	for t in "${QEMU:-qemu-system-x86_64}" busybox cpio; do
 		command -v "$t" >/dev/null || die "$t not found (make deps)"
 	done
@@ -232,9 +242,9 @@ if [ "$merge" = 0 ]; then
 		sides=B
 		[ "$stock" = 1 ] && sides="A B"
 	fi
-	kA='' kB=''
-	case " $sides " in *" A "*) kA=$(build A "$base" "$base_ref" "") ;; esac
-	kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)")
+	kA=$kdirA kB=$kdirB
+	case " $sides " in *" A "*) [ -n "$kA" ] || kA=$(build A "$base" "$base_ref" "") ;; esac
+	[ -n "$kB" ] || kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)")
 	[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
 fi
 

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ab.sh's boot scheduling without a real guest: a stand-in QEMU (QEMU=)
+# writes what a guest of the checks plan would send, as a function of the
+# command line's seed.  Checks the boot cache (a rerun takes every boot
+# from it and boots one again alongside; a tampered cached result is
+# found, the cache dropped, the boots redone), parallel boots, shards
+# merged into the same files as one run, and that a bad invocation
+# fails before any long step.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/lib-tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NSB_CACHE=$tmp/cache
+
+command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+command -v busybox >/dev/null && command -v cpio >/dev/null ||
+	{ echo "1..0 # SKIP busybox-static or cpio not installed"; exit 0; }
+
+# The stand-in QEMU: results of one `cost` step, from the seed.
+cat >"$tmp/qemu" <<'EOF'
+#!/bin/bash
+[ "${1:-}" = --version ] && { echo "QEMU emulator version 0.0 (stand-in)"; exit 0; }
+ser=() app=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-serial) ser+=("${2#file:}"); shift ;;
+	-append) app=$2; shift ;;
+	esac
+	shift
+done
+seed=$(echo "$app" | sed -n 's/.*nsb\.seed=0*\([0-9][0-9]*\).*/\1/p')
+round=$(echo "$app" | sed -n 's/.*nsb\.round=0*\([0-9][0-9]*\).*/\1/p')
+off=$(awk -v s="$seed" 'BEGIN { printf "%.3f", (70000 + s % 97) / 1000 }')
+on=$(awk -v s="$seed" 'BEGIN { printf "%.3f", (70025 + s % 97) / 1000 }')
+{
+	echo "@@NSB INIT mode=icount round=$round seed=$seed aslr=0 kernel=6.1.192"
+	echo "@@NSB FILE exec.json"
+	printf '{"context": {"nsbench_mode": "icount", "nsbench_round": "%s", "nsbench_seed": "%s", "nsbench_side": "@SIDE@", "nsbench_boot": "@BOOT@", "patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "nsbench_check": "mnt_may_suid", "nsbench_check_applied": "yes", "nsbench_time_unit_meaning": "virtual ns = guest instructions"}, "benchmarks": [{"name": "sys/exec/vfork/bin/init/depth:0/manual_time", "run_type": "iteration", "iterations": 100, "real_time": %s, "cpu_time": 1, "time_unit": "us", "nsb_on": %s, "nsb_off1": %s, "nsb_off2": %s}]}\n' \
+		"$round" "$seed" "$on" "$on" "$off" "$off"
+	echo "@@NSB EOF exec.json"
+	echo "@@NSB STEP exec 0"
+	echo "@@NSB DONE 0"
+} >"${ser[1]}"
+cp "${ser[1]}" "${ser[0]}"
+EOF
+chmod +x "$tmp/qemu"
+export QEMU=$tmp/qemu
+mkdir -p "$tmp/k"
+echo "not a kernel" >"$tmp/k/bzImage"
+echo '{"key": "test", "series": "userns-checks-toggles", "config_hash": "sha256:00", "release": "6.1.192"}' >"$tmp/k/meta.json"
+
+ab() {
+	"$top/scripts/ab.sh" --checks --kernel "$tmp/k" --mode icount \
+		--rounds 4 --jobs 2 "$@"
+}
+files() {	# the results of a run, as one stream
+	for f in "$1"/B/*.json; do echo "== $(basename "$f")"; cat "$f"; done
+}
+
+ab --out "$tmp/r1" >"$tmp/r1.log" 2>&1
+ok $? "a checks run of 4 boots, 2 at once"
+[ "$(ls "$tmp"/r1/B/*.json | wc -l)" = 4 ] &&
+	[ "$(jq '[.boots[] | select(.source == "fresh")] | length' "$tmp/r1/manifest.json")" = 4 ]
+ok $? "4 fresh boots, one results file each"
+[ "$(ls "$NSB_CACHE/boots" | wc -l)" = 4 ]
+ok $? "each boot's result is cached"
+grep -q '+25' "$tmp/r1/report.txt"
+ok $? "the report gives the stand-in's +25 insn"
+
+ab --out "$tmp/r2" >"$tmp/r2.log" 2>&1
+ok $? "the same run again"
+[ "$(jq '[.boots[] | select(.source == "cache")] | length' "$tmp/r2/manifest.json")" = 4 ] &&
+	jq -r .cache_audit "$tmp/r2/manifest.json" | grep -q 'byte-identical'
+ok $? "every boot from the cache, one booted again: byte-identical"
+[ -f "$tmp/r2/boots/r01-B.audit/results.raw" ]
+ok $? "the audited boot really was booted again"
+cmp -s <(files "$tmp/r1") <(files "$tmp/r2")
+ok $? "results from the cache are the fresh ones, byte for byte"
+
+# Tamper with the cached result the audit boots again (boot 1).
+key=$(cut -d' ' -f2 "$tmp/r2/boots/r01-B.source")
+sed -i 's/"nsb_on": 70\./"nsb_on": 90./' "$NSB_CACHE/boots/$key/results.raw"
+ab --out "$tmp/r3" >"$tmp/r3.log" 2>&1
+ok $? "a run over a tampered cache still succeeds"
+grep -q 'gave other results when booted again: cache dropped' "$tmp/r3.log"
+ok $? "the tampered cached result is detected"
+cmp -s <(files "$tmp/r1") <(files "$tmp/r3")
+ok $? "and every cached boot is redone: the results are the fresh ones"
+
+# Shards: two processes, each a part of the boots, merged = one run.
+NSB_CACHE=$tmp/c2 ab --shard 1/2 --out "$tmp/s1" >"$tmp/s1.log" 2>&1 &
+NSB_CACHE=$tmp/c3 ab --shard 2/2 --out "$tmp/s2" >"$tmp/s2.log" 2>&1
+s2=$?
+wait $!
+[ $? = 0 ] && [ $s2 = 0 ]
+ok $? "two shards run as separate processes"
+[ "$(ls "$tmp"/s1/B/*.json | wc -l)" = 2 ] && [ "$(ls "$tmp"/s2/B/*.json | wc -l)" = 2 ]
+ok $? "each shard booted its half"
+"$top/scripts/ab.sh" --merge "$tmp/m" "$tmp/s1" "$tmp/s2" >"$tmp/m.log" 2>&1
+ok $? "ab.sh --merge joins them"
+cmp -s <(files "$tmp/r1") <(files "$tmp/m") &&
+	[ "$(jq '.boots | length' "$tmp/m/manifest.json")" = 4 ]
+ok $? "the merged results are the unsharded run's, byte for byte"
+[ -s "$tmp/m/report.txt" ] && diff <(sed -n '/^What each/,/^Provenance/p' "$tmp/r1/report.txt") \
+	<(sed -n '/^What each/,/^Provenance/p' "$tmp/m/report.txt") >/dev/null
+ok $? "and so is the report's table"
+
+# A bad invocation fails at once, before any build or boot.
+for bad in "--mode bogus" "--series typo" "--rounds 0" "--jobs x" \
+	"--shard 3/2" "--kernel $tmp/nope"; do
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086
+	"$top/scripts/ab.sh" --checks $bad >"$tmp/bad.log" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc != 0 ] && grep -q 'error' "$tmp/bad.log" && [ $ms -lt 5000 ]
+	ok $? "ab.sh $bad fails at once ($ms ms): $(tail -n 1 "$tmp/bad.log")"
+done
+tap_done
