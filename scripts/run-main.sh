@@ -3,9 +3,10 @@
 #
 # run-main.sh — `make run`, the main job, in three stages:
 #
-#   1. native   the quick tier of the microbenchmarks and native
-#               workloads on the running kernel, before any guest loads
-#               the CPUs: results/<UTC>-<host>-native-quick.json and a
+#   1. native   the models of every check and the hot paths they sit on
+#               (exec, open, stat, sget) on the running kernel, in wall-
+#               clock time, before any guest loads the CPUs (about a
+#               minute): results/<UTC>-<host>-native-quick.json and a
 #               summary table on screen;
 #   2. checks   what each userns mount check costs: the toggles kernel in
 #               QEMU icount guests, every check on and off in the same
@@ -20,8 +21,13 @@
 # 6: the fewest paired rounds whose sign-test interval reaches 95 %),
 # NSB_JOBS (boots at once, default the CPUs), NSB_STOCK=1 (also boot
 # stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=1 (also
-# the SELinux and Smack boots: seeds 007 and 008), NSB_BENCH_ARGS (extra
-# nsbench-bench flags for stage 1).
+# the SELinux and Smack boots: seeds 007 and 008), NSB_NATIVE_FILTER
+# (stage 1's benchmarks; "." for the whole quick tier), NSB_BENCH_ARGS
+# (extra nsbench-bench flags for stage 1).
+
+# The models (nanoseconds: the checks' own code) and one scenario per hot
+# path natively; the whole quick tier takes 2-3 minutes.
+NATIVE_FILTER='^models/|^sys/(exec/vfork/(bin|suid|fcaps)/(init|self)/depth:(0|32)/|open/(file|dev)/init/depth:0/|stat/init/depth:0/path:(1|8)/|mount/fscreate/mqueue/depth:0/)'
 
 set -eu
 
@@ -60,6 +66,7 @@ stage_native() {
 	# shellcheck disable=SC2086 # NSB_BENCH_ARGS is a word list on purpose
 	"$O/bench/nsbench-bench" --tier=quick --label=native-quick \
 		--out="$out" --benchmark_repetitions=3 \
+		--benchmark_filter="${NSB_NATIVE_FILTER:-$NATIVE_FILTER}" \
 		--benchmark_display_aggregates_only=true \
 		${NSB_BENCH_ARGS:-} >"$log" 2>&1 || {
 		rc=$?

@@ -256,9 +256,14 @@ out:
 
 /* --- statistics --------------------------------------------------------- */
 
-static double bound(const struct nsb_interval *i)
+/*
+ * A row's A/A residual: the median over rounds of off2 - off1, as the
+ * cost itself is the median of on - off.  The rounds' spread is in the
+ * cost's own CI already.
+ */
+static double residual(const struct nsb_cost_row *r)
 {
-	return fmax(fabs(i->lo), fabs(i->hi));
+	return fabs(r->aa.shift.est);
 }
 
 static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
@@ -293,12 +298,12 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 		if (!r->has_aa)
 			r->unreliable = true;
 		else if (c->icount)
-			r->unreliable = bound(&r->aa.shift) > c->aa_limit;
+			r->unreliable = residual(r) > c->aa_limit;
 		else
 			r->unreliable = r->aa.verdict != NSB_SAME;
 	}
-	if (r->has_aa && bound(&r->aa.shift) > f->aa_max)
-		f->aa_max = bound(&r->aa.shift);
+	if (r->has_aa && residual(r) > f->aa_max)
+		f->aa_max = residual(r);
 	/*
 	 * Beyond the limit the row still says what it can: its verdict is
 	 * taken against the residual itself, not against 1 instruction.
@@ -306,9 +311,12 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	if (r->unreliable && r->has_aa && c->icount) {
 		struct nsb_cmp_opts o = c->o;
 
-		o.abs_threshold = bound(&r->aa.shift);
+		o.abs_threshold = residual(r);
 		if (nsb_effect(&o, off ? off : &none, on, &r->cost))
 			return -1;
+		/* inside the residual is not "no cost": it cannot tell */
+		if (r->cost.verdict == NSB_SAME)
+			r->cost.verdict = NSB_NOISY;
 	}
 	return 0;
 }
@@ -495,8 +503,9 @@ static void text_residual(FILE *f, const struct nsb_costs *c,
 			 bad_rows);
 	if (c->icount)
 		snprintf(line, sizeof(line), "A/A residual (off vs off, same "
-			 "boot): within +-%.1f insn over %zu row(s), limit "
-			 "%.0f%s", fam->aa_max, with, c->aa_limit, tail);
+			 "boot, median over rounds): within +-%.1f insn over "
+			 "%zu row(s), limit %.0f%s", fam->aa_max, with,
+			 c->aa_limit, tail);
 	else
 		snprintf(line, sizeof(line), "A/A residual (off vs off, same "
 			 "boot): %zu of %zu row(s) not \"same\"%s", bad_rows,

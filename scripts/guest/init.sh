@@ -188,11 +188,12 @@ check() {
 # the median cost per operation (nsbench-bench --interleave,
 # bench/sys/interleave.c).  On a kernel without the switch (stock) the
 # same chunks run unswitched; the results say which
-# (nsbench_check_applied).
+# (nsbench_check_applied).  COST_ARGS: flags for every cost step.
 cost() {
 	local sw=$1 label=$2
 	shift 2
-	bench "$label" --interleave="$sw" "$@"
+	# shellcheck disable=SC2086 # COST_ARGS: flags set by the plan
+	bench "$label" --interleave="$sw" ${COST_ARGS:-} "$@"
 	msg "PROBE cost.$sw $label"
 }
 
