@@ -111,9 +111,16 @@ check-slow: deps build-all
 	$(Q)NSB_BUILD=$(O) tests/run $(SLOW_TESTS)
 
 # --- main jobs ----------------------------------------------------------
-.PHONY: run bench
+.PHONY: run bench bench-stages
 run: deps build-all
 	$(Q)scripts/run-main.sh
+
+# Where make run's time goes: every stage timed, every boot booted (no
+# boot result from the cache), the per-boot wall times and the kernel's
+# build time.  A benchmark of the pipeline, not a test.
+bench-stages: deps build-all
+	$(Q)NSB_BOOT_CACHE=0 scripts/run-main.sh | \
+		grep -E '^== nsbench|^   (boots|plot|Markdown):'
 
 bench: deps build-all
 	$(Q)$(O)/bench/nsbench-bench --tier=quick --label=models-quick \
@@ -133,6 +140,7 @@ help:
 	@echo '  make check      quick test tier (ASan+UBSan, TAP via prove)'
 	@echo '  make check-slow slow test tier (kernel builds, guest boots)'
 	@echo '  make bench      microbenchmarks, quick tier (<= 60 s)'
+	@echo '  make bench-stages  make run with every boot booted: stage times'
 	@echo '  make deps       install missing Debian packages (root)'
 	@echo '  make V=1 ...    show full commands'
 	@$(foreach h,$(HELP_LINES),echo '  $(h)';)

@@ -61,6 +61,10 @@ set -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+# The binaries: the build the caller names (make check sets NSB_BUILD to
+# its sanitizer build), else the default one.
+build=${NSB_BUILD:-$top/build}
+case "$build" in /*) ;; *) build=$PWD/$build ;; esac
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
 
@@ -251,8 +255,8 @@ fi
 # --- guest image -------------------------------------------------------------
 
 if [ "$merge" = 0 ]; then
-	if [ -z "$bench" ] && [ -x "$top/build/bench/nsbench-bench" ]; then
-		bench=$top/build/bench/nsbench-bench
+	if [ -z "$bench" ] && [ -x "$build/bench/nsbench-bench" ]; then
+		bench=$build/bench/nsbench-bench
 	fi
 	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 	initrd=$out/initramfs.cpio
@@ -502,9 +506,7 @@ fi
 # --- hand over to the comparison --------------------------------------------
 
 nsb=
-for n in "$top"/build/nsbench "$top"/build*/nsbench; do
-	[ -x "$n" ] && { nsb=$n; break; }
-done
+[ -x "$build/nsbench" ] && nsb=$build/nsbench
 [ -n "$nsb" ] || { progress "compare" "nsbench not built: results left in $out"; exit 0; }
 if [ "$checks" = 1 ]; then
 	progress "report" "$nsb report $out/B $out/A"

@@ -19,7 +19,8 @@
 # results), NSB_STAGES (default "native checks"), NSB_MODE (auto|icount|
 # tcg|kvm, default icount: KVM does not boot here), NSB_ROUNDS (default
 # 6: the fewest paired rounds whose sign-test interval reaches 95 %),
-# NSB_JOBS (boots at once, default the CPUs), NSB_STOCK=1 (also boot
+# NSB_JOBS (boots at once, default the CPUs), NSB_BOOT_CACHE=0 (boot
+# everything, take no boot result from the cache), NSB_STOCK=1 (also boot
 # stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=1 (also
 # the SELinux and Smack boots: seeds 007 and 008), NSB_NATIVE_FILTER
 # (stage 1's benchmarks; "." for the whole quick tier), NSB_BENCH_ARGS
@@ -86,6 +87,7 @@ stage_checks() {
 	say "2/3 what each check costs: toggles kernel, ${NSB_MODE:-icount} guests"
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
+		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
 		--mode "${NSB_MODE:-icount}" --rounds "${NSB_ROUNDS:-6}" \
 		--jobs "${NSB_JOBS:-$(nproc)}" --bench "$O/bench/nsbench-bench" \
 		--out "$dir"
@@ -118,6 +120,13 @@ stage_checks() {
 	echo
 	echo "   Markdown: $dir/report.md"
 	echo "   plot:     $(ls "$dir"/costs-*.png 2>/dev/null | tr '\n' ' ')"
+	boot_times "$dir/manifest.json"
+}
+
+# boot_times MANIFEST: where the checks stage's time went.
+boot_times() {
+	jq -r '"   boots:    \(.boots | length) (\([.boots[] | select(.source == "fresh")] | length) booted, \([.boots[] | select(.source == "cache")] | length) from the cache; \(.cache_audit)); wall per booted boot: \([.boots[] | select(.source == "fresh") | .wall_seconds] | sort | if length > 0 then "\(.[0])-\(.[-1]) s" else "-" end); kernel built in \(.B.build_seconds) s (\(.B.built))"' \
+		"$1" 2>/dev/null || true
 }
 
 mkdir -p "$RESULTS"
