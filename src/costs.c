@@ -202,6 +202,27 @@ static void set_metric(struct nsb_cost_family *f)
 	f->off2.metric = "nsb_off2";
 }
 
+/*
+ * Benchmarks whose operation the check decides (nsbench-bench's
+ * nsb_decides: the op succeeds with the switch off and fails with it
+ * on, or the other way round) measure two different operations.
+ */
+static void note_decides(struct nsb_cost_family *f, json_t *root)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+		const char *name = nsb_json_str(b, "name");
+
+		if (!name || !json_is_number(json_object_get(b, "nsb_decides")))
+			continue;
+		if (!f->decides)
+			f->decides = json_object();
+		json_object_set_new(f->decides, name, json_true());
+	}
+}
+
 int nsb_costs_load(struct nsb_costs *c, const char *path)
 {
 	json_t *root = nsb_json_load(path), *ctx;
@@ -244,6 +265,7 @@ int nsb_costs_load(struct nsb_costs *c, const char *path)
 	if (!c->ctx)
 		c->ctx = json_incref(ctx);
 	/* "off" pools both off states: per round their mean */
+	note_decides(f, root);
 	f->off.metric = "nsb_off1";
 	ret = load_into(c, &f->on, path) || load_into(c, &f->off1, path) ||
 	      load_into(c, &f->off2, path) || load_into(c, &f->off, path);
@@ -277,6 +299,7 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 
 	memset(r, 0, sizeof(*r));
 	r->name = on->name;
+	r->decides = json_object_get(f->decides, on->name) != NULL;
 	if (nsb_effect(&c->o, off ? off : &none, on, &r->cost))
 		return -1;
 	if (o1 && o2 && o1->n && o2->n) {
@@ -366,6 +389,7 @@ void nsb_costs_free(struct nsb_costs *c)
 		nsb_side_free(&f->off2);
 		nsb_side_free(&f->stock);
 		free(f->rows);
+		json_decref(f->decides);
 	}
 	free(c->fam);
 	json_decref(c->ctx);
@@ -375,6 +399,8 @@ void nsb_costs_free(struct nsb_costs *c)
 
 static enum nsb_verdict row_verdict(const struct nsb_cost_row *r)
 {
+	if (r->decides)
+		return NSB_SKIP;	/* behaviour, counted apart */
 	if (r->unreliable && r->cost.verdict < NSB_SKIP)
 		return NSB_NOISY;
 	return r->cost.verdict;
@@ -417,40 +443,42 @@ void nsb_cost_label(char *buf, size_t len, const char *name)
 	}
 }
 
-static void fmt_insn(char *buf, size_t len, double v, bool icount)
+/*
+ * Per-op values in the run's unit (instructions under icount, else ns):
+ * digits enough for a shift of a few units on ops of thousands.
+ */
+void nsb_fmt_insn(char *buf, size_t len, double v)
 {
-	if (!icount)
-		nsb_fmt_value(buf, len, v, false);
-	else if (fabs(v) >= 1000)
+	double a = fabs(v);
+
+	if (a >= 1000)
 		snprintf(buf, len, "%.0f", v);
-	else
+	else if (a >= 10)
 		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
 }
 
-static void fmt_shift(char *buf, size_t len, const struct nsb_interval *s,
-		      bool icount)
+void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 {
-	bool big = fabs(s->lo) >= 10 || fabs(s->hi) >= 10;
+	double a = fmax(fabs(s->lo), fabs(s->hi));
 
-	if (!icount) {
-		char a[24], b[24], d[24];
-
-		nsb_fmt_value(a, sizeof(a), s->est, false);
-		nsb_fmt_value(b, sizeof(b), s->lo, false);
-		nsb_fmt_value(d, sizeof(d), s->hi, false);
-		snprintf(buf, len, "%s [%s, %s]", a, b, d);
-		return;
-	}
-	if (big)
+	if (a >= 10)
 		snprintf(buf, len, "%+.0f [%+.0f, %+.0f]", s->est, s->lo, s->hi);
-	else
+	else if (a >= 1)
 		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", s->est, s->lo, s->hi);
+	else
+		snprintf(buf, len, "%+.2f [%+.2f, %+.2f]", s->est, s->lo, s->hi);
 }
 
 /* The verdict; '*' where the row's A/A residual exceeds the limit. */
 static const char *verdict_word(const struct nsb_cost_row *r, char *buf,
 				size_t len)
 {
+	if (r->decides && r->cost.verdict < NSB_SKIP) {
+		snprintf(buf, len, "decides");
+		return buf;
+	}
 	snprintf(buf, len, "%s%s", nsb_verdict_name(r->cost.verdict),
 		 r->cost.verdict < NSB_SKIP && r->unreliable ? "*" : "");
 	return buf;
@@ -466,14 +494,14 @@ static void text_row(FILE *f, const struct nsb_costs *c,
 
 	nsb_cost_label(label, sizeof(label), r->name);
 	if (e->verdict >= NSB_SKIP) {
-		snprintf(line, sizeof(line), "  %s: %s (%s)", label,
+		snprintf(line, sizeof(line), "%s: %s (%s)", label,
 			 nsb_verdict_name(e->verdict), e->note);
-		nsb_wrap_hang(f, "", "      ", line);
+		nsb_wrap_hang(f, "  ", "      ", line);
 		return;
 	}
-	fmt_insn(off, sizeof(off), e->base, c->icount);
-	fmt_insn(on, sizeof(on), e->base + e->shift.est, c->icount);
-	fmt_shift(sh, sizeof(sh), &e->shift, c->icount);
+	nsb_fmt_insn(off, sizeof(off), e->base);
+	nsb_fmt_insn(on, sizeof(on), e->base + e->shift.est);
+	nsb_fmt_shift(sh, sizeof(sh), &e->shift);
 	snprintf(pct, sizeof(pct), "%+.2f", e->pct);
 	if (strlen(label) > LABEL_W) {
 		fprintf(f, "  %s\n", label);
@@ -511,6 +539,14 @@ static void text_residual(FILE *f, const struct nsb_costs *c,
 			 "boot): %zu of %zu row(s) not \"same\"%s", bad_rows,
 			 with, tail);
 	nsb_wrap(f, "    ", line);
+	for (j = 0; j < fam->n; j++)
+		if (fam->rows[j].decides)
+			break;
+	if (j < fam->n)
+		nsb_wrap(f, "    ", "decides: the check changes the "
+			 "operation's outcome there (refused with it on, "
+			 "done with it off): the shift is a different "
+			 "operation, not what the check costs");
 }
 
 static size_t family_rounds(const struct nsb_cost_family *fam)
@@ -669,13 +705,11 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 					label, nsb_verdict_name(e->verdict));
 				continue;
 			}
-			fmt_insn(off, sizeof(off), e->base, c->icount);
-			fmt_insn(on, sizeof(on), e->base + e->shift.est,
-				 c->icount);
-			fmt_shift(sh, sizeof(sh), &e->shift, c->icount);
+			nsb_fmt_insn(off, sizeof(off), e->base);
+			nsb_fmt_insn(on, sizeof(on), e->base + e->shift.est);
+			nsb_fmt_shift(sh, sizeof(sh), &e->shift);
 			if (r->has_aa)
-				fmt_shift(aa, sizeof(aa), &r->aa.shift,
-					  c->icount);
+				nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
 			else
 				snprintf(aa, sizeof(aa), "none");
 			fprintf(f, "| %s | `%s` | `%s` | %s | %s | %s | %+.3f%% "
@@ -737,6 +771,8 @@ json_t *nsb_costs_json(const struct nsb_costs *c)
 				      verdict_word(r, vw, sizeof(vw)),
 				      "unreliable",
 				      r->unreliable);
+			json_object_set_new(o, "decides",
+					    json_boolean(r->decides));
 			if (r->cost.verdict < NSB_SKIP) {
 				json_object_set_new(o, "off", json_real(
 						    r->cost.base));

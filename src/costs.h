@@ -40,6 +40,8 @@ struct nsb_cost_row {
 	struct nsb_effect aa;	/* second off block against the first */
 	struct nsb_effect toggles;	/* toggles (on) against stock */
 	bool has_aa, has_stock, unreliable;
+	bool decides;		/* the check refuses or allows the op: its
+				 * shift is behaviour, not a cost */
 };
 
 struct nsb_cost_family {
@@ -47,7 +49,8 @@ struct nsb_cost_family {
 	struct nsb_side on, off, off1, off2, stock;
 	struct nsb_cost_row *rows;
 	size_t n;
-	double aa_max;		/* largest |A/A residual bound| of its rows */
+	double aa_max;		/* largest |A/A residual| of its rows */
+	json_t *decides;	/* names of rows whose op the check decides */
 };
 
 struct nsb_costs {
@@ -92,5 +95,16 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 
 /* Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/... */
 void nsb_cost_label(char *buf, size_t len, const char *name);
+/* A per-op value in the run's unit: whole units from 1000 on. */
+void nsb_fmt_insn(char *buf, size_t len, double v);
+/* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
+void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
+
+/*
+ * A two-kernel comparison in the check-cost table's shape: per benchmark
+ * family, base and patched per op, the shift with its CI, % of the op,
+ * verdict, and the A/A residual where an A/A side was given.
+ */
+void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown);
 
 #endif /* NSB_COSTS_H */

@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # mk DIR APPLIED SWITCH ROUNDS NAME:OFF:SHIFT:AA... — one results file per
 # round; per benchmark: off1 = OFF + r-dependent jitter, off2 = off1 + AA,
-# on = (off1 + off2) / 2 + SHIFT (all in us: instructions / 1000).
+# on = (off1 + off2) / 2 + SHIFT (all in us: instructions / 1000).  A NAME
+# ending in '!' is an op the check decides (nsb_decides).
 mk() {
 	python3 - "$@" <<'EOF'
 import json, os, sys
@@ -30,10 +31,13 @@ for r in range(1, rounds + 1):
         off1 = float(off) + jitter
         off2 = off1 + float(aa)
         on = (off1 + off2) / 2 + float(shift)
-        benches.append({"name": name, "run_type": "iteration",
+        b = {"name": name.rstrip("!"), "run_type": "iteration",
             "iterations": 100, "real_time": on / 1000, "cpu_time": 1,
             "time_unit": "us", "nsb_on": on / 1000,
-            "nsb_off1": off1 / 1000, "nsb_off2": off2 / 1000})
+            "nsb_off1": off1 / 1000, "nsb_off2": off2 / 1000}
+        if name.endswith("!"):
+            b["nsb_decides"] = 1
+        benches.append(b)
     ctx = {"nsbench_mode": "icount", "nsbench_round": str(r),
            "nsbench_seed": str(1000 + r), "nsbench_check": sw,
            "nsbench_check_applied": applied, "kernel_release": "6.1.192",
@@ -54,7 +58,8 @@ mk "$tmp/t" yes mnt_may_suid 6 \
 	sys/exec/vfork/suid/init/depth:32/manual_time:71000:216:0 \
 	sys/exec/vfork/suid/foreign-fd/depth:0/manual_time:69000:0:0
 mk "$tmp/t" yes nodev 6 sys/open/dev/init/depth:0/manual_time:3000:4:0 \
-	sys/open/dev/self/depth:0/manual_time:3000:4:7
+	sys/open/dev/self/depth:0/manual_time:3000:4:7 \
+	'sys/open/dev/self/depth:8/manual_time!:3330:-813:0'
 "$nsb" report --json="$tmp/c.json" --out="$tmp/r.txt" "$tmp/t" 2>"$tmp/err"
 ok $? "report reads a directory of interleaved results"
 j=$tmp/c.json
@@ -70,6 +75,11 @@ ok $? "no shift with off = off is 'same'"
 ok $? "a 7-insn A/A residual marks the row unreliable"
 [ "$(field "$j" nodev sys/open/dev/init/depth:0/manual_time .aa.est)" = 0 ]
 ok $? "the off/off residual of an exact row is 0"
+[ "$(field "$j" nodev sys/open/dev/self/depth:8/manual_time .verdict)" = decides ] &&
+	[ "$(field "$j" nodev sys/open/dev/self/depth:8/manual_time .decides)" = true ] &&
+	grep -q 'open/dev/self/d8 .* decides$' "$tmp/r.txt" &&
+	grep -q '^    decides: the check changes' "$tmp/r.txt"
+ok $? "an op the check decides is 'decides', not a cost (-813 insn is no saving)"
 grep -q '^005 current_in_userns in mnt_may_suid (exec)' "$tmp/r.txt"
 ok $? "the text report names the seed patch and check"
 awk 'length > 72 { exit 1 }' "$tmp/r.txt"

@@ -9,8 +9,13 @@
  * switch) far more than by the check.  So one run alternates the switch
  * kernel.userns_checks.SW in chunks of about 200 us of operations, in
  * quads of on, on, off1, off2 in a drawn order (next_quad), and reports
- * per state the cost per operation over its chunks: adjacent chunks
- * share the kernel's state and drift cancels.  A chunk a timer tick
+ * per state the median over its chunks of the cost per operation:
+ * adjacent chunks share the kernel's state and drift cancels.  The
+ * median, not the mean: under icount most chunks of an operation retire
+ * the same instructions, and the few a slab or page-allocator refill
+ * lands in carry the mean (2 rounds of checks.plan: off against off per
+ * exec differed by 30-200 instructions with the mean, 0-3.5 with the
+ * median).  The mean stays in nsb_<state>_mean.  A chunk a timer tick
  * landed in (the coarse clock moved) is left out: the tick and the
  * softirq work behind it are no part of the operation.  off1 and off2
  * are the same state kept apart: off against off in the same run is the
@@ -163,7 +168,40 @@ static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
 struct ilv_acc {
 	double ns, ops;		/* clean chunks only */
 	size_t chunks, ticked;
+	double *per_op;		/* each clean chunk's cost per operation */
+	size_t n, cap;
 };
+
+static int acc_add(struct ilv_acc *a, double ns, int64_t m)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		double *p = realloc(a->per_op, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		a->per_op = p;
+		a->cap = cap;
+	}
+	a->per_op[a->n++] = ns / (double)m;
+	a->ns += ns;
+	a->ops += (double)m;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorts v; its median. */
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 static void report(struct gb_state *s, struct ilv_acc *acc, int64_t k,
 		   const int wants[2])
@@ -173,6 +211,7 @@ static void report(struct gb_state *s, struct ilv_acc *acc, int64_t k,
 		[NSB_ILV_OFF2] = "nsb_off2",
 	};
 	size_t ticked = 0, chunks = 0;
+	char key[32];
 	int st;
 
 	/* A short run (libbenchmark sizing it) may miss a state: no counters. */
@@ -181,8 +220,12 @@ static void report(struct gb_state *s, struct ilv_acc *acc, int64_t k,
 			return;
 	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		/* in the benchmarks' time unit (us), like real_time */
-		gb_counter(s, names[st], acc[st].ns / acc[st].ops * 1e-3,
+		struct ilv_acc *a = &acc[st];
+
+		gb_counter(s, names[st], median_of(a->per_op, a->n) * 1e-3,
 			   GB_COUNTER_DEFAULT);
+		snprintf(key, sizeof(key), "%s_mean", names[st]);
+		gb_counter(s, key, a->ns / a->ops * 1e-3, GB_COUNTER_DEFAULT);
 		ticked += acc[st].ticked;
 		chunks += acc[st].chunks;
 	}
@@ -253,8 +296,10 @@ int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
 			a->ticked++;
 			continue;
 		}
-		a->ns += ns;
-		a->ops += (double)m;
+		if (acc_add(a, ns, m)) {
+			gb_error(s, "out of memory");
+			goto out;
+		}
 	}
 	gb_set_iteration_time(s, total * 1e-9);
 	report(s, acc, k, wants);
@@ -262,6 +307,8 @@ int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
 bad:
 	gb_error(s, "operation gave %d during the run, not %d", r, want);
 out:
+	for (st = 0; st < NSB_ILV_COUNT; st++)
+		free(acc[st].per_op);
 	/* the next benchmark's fixture checks the kernel as it was found */
 	nsb_interleave_restore();
 	return 0;
