@@ -274,10 +274,7 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 		fprintf(f, "nsbench: patched (series %s) vs base (series %s),"
 			"\n%s mode, threshold %.1f%%\n\n", b, a, mode,
 			c->o.threshold);
-	if (md)
-		nsb_print_markdown(f, c);
-	else
-		nsb_print_text(f, c);
+	nsb_ab_table(f, c, md);
 	if (perf->n)
 		nsb_perf_print(f, md, perf);
 	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * abtable.c — a two-kernel A/B (`nsbench report BASE... -- PATCHED...`)
+ * in the shape of the check-cost table: the question is the same ("what
+ * does this patch cost on each hot path?"), so the answer reads the same
+ * way.  One block per benchmark family (sys/exec, sys/open, ...), one
+ * row per scenario: base and patched per op, the shift with its 95 % CI,
+ * % of the op, the verdict; under each family the A/A residual when an
+ * A/A side was given (--aa), else a line saying it was not measured.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "src/costs.h"
+
+#define LABEL_W 20
+#define SHIFT_W 20
+
+/* Length of the family prefix of name: "sys/exec/", "models/sget/". */
+static size_t family_len(const char *name)
+{
+	const char *p = strchr(name, '/');
+
+	if (!p)
+		return 0;
+	p = strchr(p + 1, '/');
+	return p ? (size_t)(p - name + 1) : 0;
+}
+
+static bool same_family(const char *a, const char *b)
+{
+	size_t n = family_len(a);
+
+	return n && n == family_len(b) && !strncmp(a, b, n);
+}
+
+static void text_row(FILE *f, const struct nsb_comparison *c,
+		     const struct nsb_row *r)
+{
+	char label[96], a[32], b[32], sh[96], pct[32], line[400];
+	const struct nsb_effect *e = &r->e;
+
+	nsb_cost_label(label, sizeof(label), r->name + family_len(r->name));
+	if (e->verdict >= NSB_SKIP) {
+		snprintf(line, sizeof(line), "%s: %s (%s)", label,
+			 nsb_verdict_name(e->verdict), e->note);
+		nsb_wrap_hang(f, "  ", "      ", line);
+		return;
+	}
+	nsb_fmt_insn(a, sizeof(a), e->paired ? e->base : r->sa.median);
+	nsb_fmt_insn(b, sizeof(b), e->paired ? e->base + e->shift.est :
+		     r->sb.median);
+	nsb_fmt_shift(sh, sizeof(sh), &e->shift);
+	snprintf(pct, sizeof(pct), "%+.2f", e->pct);
+	if (strlen(label) > LABEL_W) {
+		fprintf(f, "  %s\n", label);
+		*label = 0;
+	}
+	fprintf(f, "  %-*s %6s %6s %-*s %6s %s\n", LABEL_W, label, a, b,
+		SHIFT_W, sh, pct, nsb_verdict_name(e->verdict));
+}
+
+/* The A/A line under a family: rows [from, to). */
+static void text_residual(FILE *f, const struct nsb_comparison *c,
+			  size_t from, size_t to)
+{
+	char line[300];
+	size_t i, with = 0, moved = 0;
+	double worst = 0;
+
+	for (i = from; i < to; i++) {
+		const struct nsb_row *r = &c->rows[i];
+		double v = r->aa.shift.est < 0 ? -r->aa.shift.est :
+			   r->aa.shift.est;
+
+		if (!r->has_aa || r->aa.verdict >= NSB_SKIP)
+			continue;
+		with++;
+		moved += r->aa.verdict != NSB_SAME;
+		if (v > worst)
+			worst = v;
+	}
+	if (!c->aa.nfiles)
+		return;
+	if (!with) {
+		nsb_wrap(f, "    ", "A/A residual: no row of the A/A side "
+			 "matches");
+		return;
+	}
+	snprintf(line, sizeof(line), "A/A residual (base against its A/A "
+		 "side): within +-%.1f%s over %zu row(s); %zu not \"same\"",
+		 worst, c->base.icount ? " insn" : " ns", with, moved);
+	nsb_wrap(f, "    ", line);
+}
+
+static void text_table(FILE *f, const struct nsb_comparison *c)
+{
+	char line[400];
+	size_t i, start;
+
+	snprintf(line, sizeof(line), "What the patch costs: %s per op on "
+		 "the base and the patched kernel; shift = patched - base "
+		 "(paired rows: median of per-round differences, sign-test "
+		 "95%% CI; unpaired: Hodges-Lehmann, Moses 95%% CI); %% of "
+		 "the op; verdict against +-%.1f%%.", c->base.icount ?
+		 "instructions" : "ns", c->o.threshold);
+	nsb_wrap(f, "", line);
+	fprintf(f, "\n  %-*s %6s %6s %-*s %6s %s\n", LABEL_W, "scenario",
+		"base", "patch", SHIFT_W, "shift [95% CI]", "% op", "verdict");
+	for (start = 0; start < c->n; start = i) {
+		const char *name = c->rows[start].name;
+		size_t n = family_len(name);
+
+		fprintf(f, "%.*s\n", n ? (int)n - 1 : (int)strlen(name), name);
+		for (i = start; i < c->n && (i == start ||
+		     same_family(name, c->rows[i].name)); i++)
+			text_row(f, c, &c->rows[i]);
+		text_residual(f, c, start, i);
+	}
+	if (!c->aa.nfiles) {
+		fputc('\n', f);
+		nsb_wrap(f, "", "A/A residual: not measured (scripts/ab.sh "
+			 "--aa boots a separate build of the base; pass its "
+			 "results with --aa=FILE to compare against it).");
+	}
+}
+
+static void md_table(FILE *f, const struct nsb_comparison *c)
+{
+	size_t i;
+
+	fprintf(f, "| family | scenario | base | patched | shift [95%% CI] | "
+		"%% of op | verdict | A/A residual |\n"
+		"|---|---|---:|---:|---|---:|---|---|\n");
+	for (i = 0; i < c->n; i++) {
+		const struct nsb_row *r = &c->rows[i];
+		const struct nsb_effect *e = &r->e;
+		size_t n = family_len(r->name);
+		char label[96], a[32], b[32], sh[96], aa[96];
+
+		nsb_cost_label(label, sizeof(label), r->name);
+		if (e->verdict >= NSB_SKIP) {
+			fprintf(f, "| `%.*s` | `%s` | | | | | %s | |\n",
+				n ? (int)n - 1 : 0, r->name, label,
+				nsb_verdict_name(e->verdict));
+			continue;
+		}
+		nsb_fmt_insn(a, sizeof(a), e->paired ? e->base : r->sa.median);
+		nsb_fmt_insn(b, sizeof(b), e->paired ? e->base + e->shift.est
+			     : r->sb.median);
+		nsb_fmt_shift(sh, sizeof(sh), &e->shift);
+		if (r->has_aa && r->aa.verdict < NSB_SKIP)
+			nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
+		else
+			snprintf(aa, sizeof(aa), "not measured");
+		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | %s | "
+			"%s |\n", n ? (int)n - 1 : 0, r->name, label, a, b,
+			sh, e->pct, nsb_verdict_name(e->verdict), aa);
+	}
+}
+
+void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
+{
+	char line[200];
+
+	if (markdown)
+		md_table(f, c);
+	else
+		text_table(f, c);
+	fputc('\n', f);
+	snprintf(line, sizeof(line), "%zu slower, %zu faster, %zu same, "
+		 "%zu noisy, %zu skipped, %zu failed.", c->count[NSB_SLOWER], c->count[NSB_FASTER],
+		 c->count[NSB_SAME], c->count[NSB_NOISY], c->count[NSB_SKIP],
+		 c->count[NSB_ERROR]);
+	nsb_wrap(f, "", line);
+}
