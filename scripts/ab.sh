@@ -42,8 +42,10 @@
 #               leaves them) for side B / side A instead of building one
 #   --seed      base of the per-round seeds (default 1)
 #   --perf      put perf into the guest image
-#   --lsm       put the LSM scenarios' files into the guest image (implied
-#               by a plan or boot file that mentions lsm)
+#   --lsm       the LSM scenarios: their files in the guest image, SELinux
+#               and Smack in the kernel (configs/lsm.config, unless
+#               --config is given); implied by a plan or boot file that
+#               mentions lsm
 #
 # Results: OUT (default results/ab-<UTC>)/{A,B}/rNN-<label>.json, boots/
 # (console logs), manifest.json, and compare.txt or, with --checks,
@@ -229,6 +231,20 @@ echo '*' >"$out/.gitignore"
 
 # --- kernels ---------------------------------------------------------------
 
+# The LSM scenarios (scripts/guest/lsm/README.md) when an LSM is switched
+# on or the plan runs LSM steps: their files in the image (/lsm) and,
+# unless the caller names the config, SELinux and Smack in the kernel.
+if [ "$merge" = 0 ]; then
+	if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
+	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
+		lsm=--lsm
+	fi
+	if [ -n "$lsm" ] && [ ${#frags[@]} = 0 ]; then
+		frags=(--config "$top/kernel-patches/configs/base.config"
+		       --config "$top/kernel-patches/configs/lsm.config")
+	fi
+fi
+
 # build SIDE SERIES REF SALT: prints the kernel's cache directory.
 build() {
 	local args=(--series "$2" "${frags[@]}")
@@ -260,12 +276,6 @@ if [ "$merge" = 0 ]; then
 	fi
 	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 	initrd=$out/initramfs.cpio
-	# The LSM scenarios' files (/lsm) when an LSM is switched on or the
-	# plan runs LSM steps (scripts/guest/lsm/README.md).
-	if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
-	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
-		lsm=--lsm
-	fi
 	"$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
 		${bench:+--bench "$bench"} $perf $lsm
 	cp "$plan" "$out/plan"

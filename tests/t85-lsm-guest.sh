@@ -49,8 +49,10 @@ command -v mkfs.ext4 >/dev/null || skip_all "e2fsprogs not installed"
 
 echo "1..14"
 
-kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles 2>"$tmp/build.err")
-ok $? "toggles kernel built or cached"
+cfg=$top/kernel-patches/configs
+kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles \
+	--config "$cfg/base.config" --config "$cfg/lsm.config" 2>"$tmp/build.err")
+ok $? "toggles kernel with SELinux and Smack built or cached"
 
 "$top/scripts/guest/lsm/build-selinux-policy.sh" --out "$tmp/policy" 2>"$tmp/pol.err" &&
 	[ -s "$tmp/policy" ]
