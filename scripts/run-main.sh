@@ -64,12 +64,18 @@ stage_native() {
 
 	say "1/3 native: microbenchmarks and workloads on $(uname -r)"
 	echo "   results -> $out"
+	filter=${NSB_NATIVE_FILTER:-$NATIVE_FILTER}
+	families=$("$O/bench/nsbench-bench" --tier=quick --benchmark_list_tests \
+		--benchmark_filter="$filter" 2>/dev/null | cut -d/ -f1-2 | uniq)
 	# shellcheck disable=SC2086 # NSB_BENCH_ARGS is a word list on purpose
 	"$O/bench/nsbench-bench" --tier=quick --label=native-quick \
 		--out="$out" --benchmark_repetitions=3 \
-		--benchmark_filter="${NSB_NATIVE_FILTER:-$NATIVE_FILTER}" \
+		--benchmark_filter="$filter" \
 		--benchmark_display_aggregates_only=true \
-		${NSB_BENCH_ARGS:-} >"$log" 2>&1 || {
+		${NSB_BENCH_ARGS:-} >"$log" 2>&1 &
+	bench_pid=$!
+	native_progress "$log" "$bench_pid" "$families"
+	wait "$bench_pid" || {
 		rc=$?
 		echo "nsbench: the benchmark run failed (exit $rc); the end of $log:" >&2
 		tail -n 20 "$log" >&2
@@ -77,6 +83,21 @@ stage_native() {
 	}
 	echo
 	"$O/nsbench" summary "$out"
+}
+
+# native_progress LOG PID FAMILIES: every 5 s while PID runs, which
+# benchmark family of how many it is in (the family of the last result
+# line in LOG; benchmarks run in the order they are listed).
+native_progress() {
+	n=$(printf '%s\n' "$3" | grep -c .)
+	while kill -0 "$2" 2>/dev/null; do
+		sleep 5
+		kill -0 "$2" 2>/dev/null || break
+		fam=$(grep -Eo '^(models|sys)/[A-Za-z0-9_]+' "$1" | tail -n 1)
+		[ -n "$fam" ] || continue
+		k=$(printf '%s\n' "$3" | grep -nxF "$fam" | cut -d: -f1)
+		printf '   [%s] family %s/%s: %s\n' "$(elapsed)" "${k:-?}" "$n" "$fam"
+	done
 }
 
 stage_checks() {
