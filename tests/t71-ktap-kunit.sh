@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t71-ktap-kunit.sh — `nsbench gate --format=ktap` as the kernel's own
+# KTAP parser reads it (tools/testing/kunit of linux-source-6.1: kunit.py
+# parse and kunit_parser), prove too, and the JUnit XML as xmllint reads
+# it.  The point of the plan on the line after "KTAP version 1": a gate
+# log cut short must parse as a failure, never as success.  An error row
+# (the benchmark did not run) carries the ERROR directive and counts as
+# an error in JUnit.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+NSB=${NSB_BUILD:-build}/nsbench
+FIX=$(dirname "$0")/fixtures/history
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+H="--history=$tmp/history.jsonl"
+
+# skip N REASON: N points that cannot run here.
+skip() {
+	k=$1
+	while [ "$k" -gt 0 ]; do
+		n=$((n + 1))
+		echo "ok $n # SKIP $2"
+		k=$((k - 1))
+	done
+}
+
+# todo DESCRIPTION REASON: a point that is known not to hold yet.
+todo() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2 # TODO $3"
+	else
+		echo "not ok $n - $2 # TODO $3"
+	fi
+}
+
+"$NSB" history append "$H" "$FIX/icount-base.json" >/dev/null &&
+	"$NSB" history accept "$H" icount-base >/dev/null
+ok $? "a history with an accepted base run"
+for run in slower faster error; do
+	"$NSB" gate "$H" --format=ktap "$FIX/icount-$run.json" \
+		>"$tmp/$run.ktap" 2>"$tmp/err"
+	echo $? >"$tmp/$run.rc"
+	"$NSB" gate "$H" --format=junit "$FIX/icount-$run.json" \
+		>"$tmp/$run.xml" 2>>"$tmp/err"
+done
+[ "$(cat "$tmp/slower.rc")$(cat "$tmp/faster.rc")$(cat "$tmp/error.rc")" = 101 ]
+ok $? "gate exits 1 (regression), 0 (improvement), 1 (error)"
+
+# --- KTAP as the spec has it ----------------------------------------------
+for run in slower faster error; do
+	[ "$(sed -n 1p "$tmp/$run.ktap")" = "KTAP version 1" ] &&
+		[ "$(sed -n 2p "$tmp/$run.ktap")" = "1..3" ]
+	ok $? "$run: the plan 1..3 directly follows 'KTAP version 1'"
+done
+grep -qx 'not ok 2 fix/open/dev # ERROR patched: open: ENXIO' "$tmp/error.ktap"
+ok $? "an error row is 'not ok N name # ERROR why' (ktap.rst directive)"
+grep -q '^ok 3 fix/mount/mqueue # SKIP ' "$tmp/error.ktap"
+ok $? "a skipped benchmark is 'ok N name # SKIP why'"
+grep -qx '# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:1' \
+	"$tmp/error.ktap"
+todo $? "the Totals line counts the error row as error:1" \
+	"src/gate.c prints its own Totals; nsb_ktap_totals() counts errors"
+
+# Cut-off logs: after the header, after test 1, before the plan.
+sed -n '1,/^ok 1 /p' "$tmp/faster.ktap" >"$tmp/cut1.ktap"
+head -n 1 "$tmp/faster.ktap" >"$tmp/cut0.ktap"
+grep -q '^ok 1 ' "$tmp/cut1.ktap" && ! grep -q '^ok 2 ' "$tmp/cut1.ktap"
+ok $? "a gate log cut off after test 1 (which passed)"
+
+# --- prove ----------------------------------------------------------------
+prove --exec cat "$tmp/faster.ktap" >"$tmp/prove" 2>&1
+ok $? "prove passes the improvement's KTAP"
+! prove --exec cat "$tmp/cut1.ktap" >"$tmp/prove" 2>&1 &&
+	grep -q 'planned 3 tests but ran 1' "$tmp/prove"
+ok $? "prove fails the cut-off log: planned 3 tests but ran 1"
+! prove --exec cat "$tmp/error.ktap" >"$tmp/prove" 2>&1
+ok $? "prove fails the error run"
+
+# --- the kernel's parser --------------------------------------------------
+# From the kernel source the suite's builds unpack, else straight from
+# Debian's tarball (only tools/testing/kunit is extracted).
+kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
+tarball=/usr/src/linux-source-6.1.tar.xz
+if [ ! -f "$kunit/kunit_parser.py" ] && [ -f "$tarball" ]; then
+	tar -xJf "$tarball" -C "$tmp" linux-source-6.1/tools/testing/kunit
+	kunit=$tmp/linux-source-6.1/tools/testing/kunit
+fi
+
+# kparse FILE: kunit.py parse's exit status (0: SUCCESS).
+kparse() {
+	(cd "$kunit" && python3 kunit.py parse "$1") >"$tmp/kunit" 2>&1
+}
+
+if [ -f "$kunit/kunit_parser.py" ] && command -v python3 >/dev/null; then
+	kparse "$tmp/faster.ktap"
+	ok $? "kunit.py parse: the improvement is a success"
+	kparse "$tmp/slower.ktap"
+	[ $? = 1 ] && grep -q 'FAILED.* fix/exec/plain' "$tmp/kunit"
+	ok $? "kunit.py parse: the regression fails, fix/exec/plain FAILED"
+	kparse "$tmp/cut1.ktap"
+	[ $? = 1 ] && grep -q 'missing expected subtest' "$tmp/kunit"
+	ok $? "kunit.py parse: the log cut off after test 1 is NOT a success"
+	kparse "$tmp/cut0.ktap"
+	ok $((!$?)) "kunit.py parse: a log of the version line alone fails"
+	(cd "$kunit" && python3 -c '
+import sys, kunit_parser
+t = kunit_parser.parse_run_tests(open(sys.argv[1]).read().splitlines())
+c = t.counts
+sys.exit(not (c.passed == 1 and c.failed == 1 and c.skipped == 1 and
+	      c.errors == 0 and t.expected_count == 3 and
+	      [s.name for s in t.subtests] ==
+	      ["fix/exec/plain", "fix/open/dev", "fix/mount/mqueue"]))
+' "$tmp/error.ktap") >"$tmp/kunit" 2>&1
+	ok $? "kunit_parser: error run is 1 passed, 1 failed, 1 skipped, plan 3, names intact"
+else
+	skip 5 "linux-source-6.1 absent: no tools/testing/kunit (neither $kunit nor $tarball)"
+fi
+
+# --- JUnit ----------------------------------------------------------------
+# attr FILE XPATH: the value of an XPath expression, via xmllint.
+attr() {
+	xmllint --xpath "$2" "$1" 2>/dev/null
+}
+
+if command -v xmllint >/dev/null; then
+	for run in slower faster error; do
+		xmllint --noout "$tmp/$run.xml" 2>"$tmp/err"
+		ok $? "$run: JUnit is well-formed XML (xmllint)"
+	done
+	s='/testsuites/testsuite'
+	[ "$(attr "$tmp/error.xml" "concat($s/@tests,'-',$s/@failures,'-',$s/@errors,'-',$s/@skipped)")" = 3-0-1-1 ]
+	ok $? "error run: tests=3 failures=0 errors=1 skipped=1"
+	[ "$(attr "$tmp/error.xml" "string(/testsuites/@errors)")" = 1 ]
+	ok $? "error run: <testsuites errors=1>"
+	[ "$(attr "$tmp/error.xml" "string($s/testcase[@name='fix/open/dev']/error/@message)")" = "patched: open: ENXIO" ]
+	ok $? "the error row is an <error> with its reason"
+	[ "$(attr "$tmp/slower.xml" "concat($s/@failures,'-',$s/@errors)")" = 1-0 ] &&
+		[ "$(attr "$tmp/slower.xml" "count($s/testcase/failure[@type='regression'])")" = 1 ]
+	ok $? "regression run: one <failure type=regression>, errors=0"
+	# icount rows measure instructions, not time: no time= to report
+	[ "$(attr "$tmp/slower.xml" "count(//*[@time])")" = 0 ]
+	ok $? "icount rows carry no time= (instructions are not seconds)"
+else
+	skip 8 "xmllint not installed (Debian libxml2-utils)"
+fi
+
+tap_done
