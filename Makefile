@@ -69,6 +69,7 @@ SLOW_TESTS :=
 all: deps-check build-all
 
 include $(sort $(wildcard */build.mk */*/build.mk))
+include install.mk
 
 .PHONY: build-all
 build-all: $(PROGS)
@@ -133,6 +134,10 @@ clean:
 distclean: clean
 	$(Q)rm -f config.mak
 
+# Fragments add lines two ways: HELP_VARS += NAME, with the line in
+# $(NAME) (spaces as they are), or HELP_LINES += words (split on blanks,
+# so those lines pad with no-break spaces: printed as plain spaces, a
+# copied command must not carry U+00A0 into a shell).
 help:
 	@echo 'nsbench targets:'
 	@echo '  make            build everything (build/)'
@@ -143,6 +148,7 @@ help:
 	@echo '  make bench-stages  make run with every boot booted: stage times'
 	@echo '  make deps       install missing Debian packages (root)'
 	@echo '  make V=1 ...    show full commands'
-	@$(foreach h,$(HELP_LINES),echo '  $(h)';)
+	@$(foreach v,$(HELP_VARS),echo '  $($(v))';)
+	@{ $(foreach h,$(HELP_LINES),echo '  $(h)';) } | LC_ALL=C sed 's/\xc2\xa0/ /g'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

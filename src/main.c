@@ -31,22 +31,97 @@ static bool same_command(const char *typed, const char *name)
 	return !*typed && !*name;
 }
 
+static const struct nsb_cmd *find_command(const char *typed)
+{
+	const struct nsb_cmd *c;
+
+	for (c = commands; c->name; c++)
+		if (same_command(typed, c->name))
+			return c;
+	return NULL;
+}
+
+/* A command's name as users type it: '-' for '_'. */
+static void put_name(FILE *f, const char *name, int width)
+{
+	int len = 0;
+
+	for (; *name; name++, len++)
+		fputc(*name == '_' ? '-' : *name, f);
+	for (; len < width; len++)
+		fputc(' ', f);
+}
+
+/* Laid out for help2man, which makes the man page of it (install.mk). */
 static void usage(FILE *f)
 {
 	const struct nsb_cmd *c;
 
-	fprintf(f, "usage: nsbench <command> [options]   (nsbench %s)\n\n",
-		nsb_version());
+	fputs("Usage: nsbench <command> [options]\n"
+	      "  or:  nsbench help <command>\n"
+	      "  or:  nsbench --version\n"
+	      "\n"
+	      "What the user-namespace mount checks cost the kernel's exec, open, stat and\n"
+	      "mount paths: compare, report, plot and gate the results of nsbench-bench runs.\n"
+	      "\n"
+	      "Commands:\n", f);
 	for (c = commands; c->name; c++) {
-		char shown[32];
-
-		snprintf(shown, sizeof(shown), "%s", c->name);
-		for (char *p = shown; *p; p++)
-			if (*p == '_')
-				*p = '-';
-		fprintf(f, "  %-16s %s\n", shown, c->summary);
+		fputs("  ", f);
+		put_name(f, c->name, 18);
+		fprintf(f, "%s\n", c->summary);
 	}
-	fprintf(f, "\n'nsbench <command> --help' for a command's options.\n");
+	fputs("\n"
+	      "Options:\n"
+	      "  -h, --help        this help; after a command, its help\n"
+	      "  --version         the version (git describe at build time)\n"
+	      "\n"
+	      "A command's options: 'nsbench <command> --help', 'nsbench <command> -h' or\n"
+	      "'nsbench help <command>'.\n", f);
+}
+
+/* One line, as git does: what was wrong and what would have been right. */
+static int unknown_command(const char *typed)
+{
+	const struct nsb_cmd *c;
+
+	fprintf(stderr, "nsbench: '%s' is not a command; commands:", typed);
+	for (c = commands; c->name; c++) {
+		fputc(' ', stderr);
+		put_name(stderr, c->name, 0);
+	}
+	fputc('\n', stderr);
+	return 2;
+}
+
+/*
+ * -h wherever --help works: the commands parse --help, so -h is spelled
+ * out for them.  Arguments after "--" are operands and stay as they are;
+ * an option's value "-h" must then be written --opt=-h.
+ */
+static void spell_out_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h"))
+			argv[i] = (char *)"--help";
+}
+
+/* `nsbench help CMD`: CMD --help. */
+static int help_command(const char *typed)
+{
+	const struct nsb_cmd *c = find_command(typed);
+	char *argv[3] = { (char *)typed, (char *)"--help", NULL };
+
+	if (!c)
+		return unknown_command(typed);
+	return c->fn(2, argv);
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h") ||
+	       !strcmp(arg, "help");
 }
 
 int main(int argc, char **argv)
@@ -57,7 +132,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	/* nsbench help CMD; nsbench help, -h, --help (alone or twice) */
+	if (is_help(argv[1]) && argc > 2 && !is_help(argv[2]))
+		return help_command(argv[2]);
+	if (is_help(argv[1])) {
 		usage(stdout);
 		return 0;
 	}
@@ -65,10 +143,9 @@ int main(int argc, char **argv)
 		printf("nsbench %s\n", nsb_version());
 		return 0;
 	}
-	for (c = commands; c->name; c++)
-		if (same_command(argv[1], c->name))
-			return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "nsbench: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	spell_out_help(argc - 1, argv + 1);
+	return c->fn(argc - 1, argv + 1);
 }

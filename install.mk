@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# install.mk — `make install` and the man pages (included by Makefile).
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=]   programs, plot templates,
+#                                                 man pages
+#   make uninstall [PREFIX=...] [DESTDIR=]        what install put there
+#   make man                                      the man pages, in $(O)/man
+#
+# Layout under $(DESTDIR)$(PREFIX):
+#   bin/nsbench, bin/nsbench-bench        the CLI and the benchmarks (the
+#                                         one program a guest or a LAVA
+#                                         device runs)
+#   libexec/nsbench/nsb-wl                whole-process workloads (hyperfine)
+#   share/nsbench/plots/*.gp              gnuplot templates: `nsbench plot`
+#                                         finds them as ../share/nsbench/plots
+#                                         from its own binary
+#   share/man/man1/nsbench*.1             help2man pages of every --help:
+#                                         nsbench(1), nsbench-CMD(1) per
+#                                         command, nsbench-bench(1)
+# DESTDIR is the staging root of a package or an image (a LAVA rootfs);
+# PREFIX is where the files will be at run time.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/nsbench
+DATADIR ?= $(PREFIX)/share/nsbench
+MAN1DIR ?= $(PREFIX)/share/man/man1
+INSTALL ?= install
+HELP2MAN ?= help2man
+
+# `git describe` changes with every commit and tag, version.c does not:
+# the stamp is rewritten only when the string changes, and version.o
+# (src/build.mk passes it as -DNSBENCH_VERSION) is rebuilt when it does.
+NSB_VERSION_STAMP := $(O)/version.txt
+
+$(NSB_VERSION_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(NSBENCH_VERSION)' | cmp -s - $@ || \
+		echo '$(NSBENCH_VERSION)' >$@
+
+$(O)/src/version.o: $(NSB_VERSION_STAMP)
+
+.PHONY: FORCE
+
+# --- man pages ------------------------------------------------------------
+# Rendered from the programs' own --help, so they never disagree with it.
+# Subcommands are the rows of src/commands.h (underscores typed as '-').
+NSB_COMMANDS := $(shell sed -n 's/^NSB_CMD.\([a-z_]*\),.*/\1/p' \
+		  src/commands.h | tr _ -)
+MAN_PAGES := $(O)/man/nsbench.1 $(O)/man/nsbench-bench.1 \
+	     $(NSB_COMMANDS:%=$(O)/man/nsbench-%.1)
+
+# help2man's NAME line: a command's summary from src/commands.h, quoted
+# for the shell's single quotes.
+sq = $(subst ','\'',$(1))
+cmd_summary = $(shell sed -n 's/^NSB_CMD.$(subst -,_,$(1)), "\(.*\)".$$/\1/p' \
+		src/commands.h)
+H2M = $(HELP2MAN) --no-info --no-discard-stderr --section=1 \
+      --source='nsbench $(NSBENCH_VERSION)' --manual='nsbench'
+
+# nsbench(1) names the command pages under SEE ALSO.
+$(O)/man/nsbench.h2m: src/commands.h
+	@mkdir -p $(@D)
+	$(Q){ echo '[SEE ALSO]'; \
+	  for c in $(NSB_COMMANDS) bench; do echo ".BR nsbench-$$c (1),"; \
+	  done | sed '$$ s/,$$//'; } >$@
+
+$(O)/man/nsbench.1: $(O)/nsbench $(O)/man/nsbench.h2m $(NSB_VERSION_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,MAN,$@)$(H2M) \
+		--name='benchmarks of the user-namespace mount checks' \
+		--include=$(O)/man/nsbench.h2m --output=$@ $<
+
+$(O)/man/nsbench-bench.1: $(O)/bench/nsbench-bench $(NSB_VERSION_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,MAN,$@)$(H2M) \
+		--name='microbenchmarks of the userns mount checks (Google Benchmark)' \
+		--version-string='nsbench-bench $(NSBENCH_VERSION)' \
+		--output=$@ $<
+
+$(O)/man/nsbench-%.1: $(O)/nsbench src/commands.h $(NSB_VERSION_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,MAN,$@)$(H2M) --name='$(call sq,$(call cmd_summary,$*))' \
+		--help-option='$* --help' \
+		--version-string='nsbench-$* $(NSBENCH_VERSION)' \
+		--output=$@ $<
+
+.PHONY: man install uninstall
+man: $(MAN_PAGES)
+
+# --- install --------------------------------------------------------------
+install: build-all man
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))$(INSTALL) -d \
+		'$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBEXECDIR)' \
+		'$(DESTDIR)$(DATADIR)/plots' '$(DESTDIR)$(MAN1DIR)'
+	$(Q)$(INSTALL) -m 755 $(O)/nsbench $(O)/bench/nsbench-bench \
+		'$(DESTDIR)$(BINDIR)'
+	$(Q)$(INSTALL) -m 755 $(O)/workloads/nsb-wl '$(DESTDIR)$(LIBEXECDIR)'
+	$(Q)$(INSTALL) -m 644 plots/*.gp '$(DESTDIR)$(DATADIR)/plots'
+	$(Q)$(INSTALL) -m 644 $(MAN_PAGES) '$(DESTDIR)$(MAN1DIR)'
+
+uninstall:
+	$(call msg,RM,$(DESTDIR)$(PREFIX))rm -f \
+		'$(DESTDIR)$(BINDIR)/nsbench' '$(DESTDIR)$(BINDIR)/nsbench-bench' \
+		'$(DESTDIR)$(LIBEXECDIR)/nsb-wl' \
+		$(foreach p,$(notdir $(MAN_PAGES)),'$(DESTDIR)$(MAN1DIR)/$(p)') \
+		$(foreach g,$(notdir $(wildcard plots/*.gp)), \
+			'$(DESTDIR)$(DATADIR)/plots/$(g)')
+	$(Q)rmdir '$(DESTDIR)$(LIBEXECDIR)' '$(DESTDIR)$(DATADIR)/plots' \
+		'$(DESTDIR)$(DATADIR)' 2>/dev/null || true
+
+HELP_install := make install    PREFIX=/usr/local DESTDIR=: programs, plot templates, man pages
+HELP_man := make man        man pages from --help (help2man) into $(O)/man
+HELP_VARS += HELP_install HELP_man

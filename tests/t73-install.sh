@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t73-install.sh — `make install PREFIX=/usr DESTDIR=<temp>` of the build
+# under test: the programs, the plot templates and help2man's man pages
+# land where install.mk says, the installed nsbench runs and names its
+# version (the tag, once the tree has one), `man -l` renders the pages,
+# and `make uninstall` takes it all away again.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+build=${NSB_BUILD:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case "$build" in /*) ;; *) build=$top/$build ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+
+# The build under test is make check's sanitizer build or a release one:
+# install from it with the same flags, so nothing is rebuilt differently.
+san=0
+ldd "$build/nsbench" 2>/dev/null | grep -q libasan && san=1
+
+mk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" \
+		O="$build" SANITIZE=$san "$@" >>"$tmp/make.log" 2>&1
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n # SKIP $1"
+}
+
+mk install PREFIX=/usr DESTDIR="$root" || sed 's/^/# /' "$tmp/make.log"
+[ -x "$root/usr/bin/nsbench" ]
+ok $? "make install PREFIX=/usr DESTDIR=$root"
+
+for f in bin/nsbench bin/nsbench-bench libexec/nsbench/nsb-wl; do
+	[ -x "$root/usr/$f" ]
+	ok $? "installed: /usr/$f"
+done
+[ -f "$root/usr/share/nsbench/plots/common.gp" ] &&
+	[ -f "$root/usr/share/nsbench/plots/ab.gp" ]
+ok $? "installed: plot templates in /usr/share/nsbench/plots"
+ls "$root"/usr/share/man/man1/nsbench-*.1 >"$tmp/pages" 2>/dev/null
+[ -f "$root/usr/share/man/man1/nsbench.1" ] &&
+	[ -f "$root/usr/share/man/man1/nsbench-gate.1" ] &&
+	[ -f "$root/usr/share/man/man1/nsbench-bench.1" ]
+ok $? "installed: $(($(wc -l <"$tmp/pages") + 1)) man pages in /usr/share/man/man1"
+
+# --- the installed program --------------------------------------------------
+"$root/usr/bin/nsbench" --version >"$tmp/version" 2>&1
+ok $? "installed nsbench --version runs: $(cat "$tmp/version")"
+"$build/nsbench" --version | cmp -s - "$tmp/version"
+ok $? "... and says what the build says"
+desc=$(git -C "$top" describe --always --dirty --tags 2>/dev/null)
+if [ -n "$desc" ]; then
+	stamp=$(cat "$build/version.txt" 2>/dev/null)
+	grep -qxF "nsbench $stamp" "$tmp/version"
+	ok $? "the version is the build's git describe ($stamp)"
+else
+	skip "not a git checkout"
+fi
+# A tag, once there is one: in a clone of this tree's HEAD with a tag,
+# the version stamp the build would compile in (no compiler needed).
+if [ -n "$desc" ] && git clone -q --shared "$top" "$tmp/clone" 2>/dev/null &&
+   git -C "$tmp/clone" tag v9.8.7-t73 2>/dev/null; then
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$tmp/clone" \
+		O="$tmp/o" "$tmp/o/version.txt" >>"$tmp/make.log" 2>&1
+	[ "$(cat "$tmp/o/version.txt" 2>/dev/null)" = v9.8.7-t73 ]
+	ok $? "a tagged tree's version is the tag ($(cat "$tmp/o/version.txt" 2>/dev/null))"
+else
+	skip "not a git checkout: no tag to name"
+fi
+"$root/usr/bin/nsbench" help gate >"$tmp/gate-help" 2>&1 &&
+	grep -q -- '--baseline' "$tmp/gate-help"
+ok $? "installed nsbench help gate"
+
+# --- man pages --------------------------------------------------------------
+if command -v man >/dev/null; then
+	MANWIDTH=80 man -l "$root/usr/share/man/man1/nsbench.1" \
+		>"$tmp/man" 2>"$tmp/man.err"
+	ok $? "man -l nsbench.1 renders"
+	grep -q 'nsbench help <command>' "$tmp/man" &&
+		grep -q 'SEE ALSO' "$tmp/man" && grep -q 'nsbench-gate(1)' "$tmp/man"
+	ok $? "nsbench(1): synopsis, commands, SEE ALSO nsbench-gate(1)"
+	MANWIDTH=80 man -l "$root/usr/share/man/man1/nsbench-gate.1" \
+		>"$tmp/man" 2>&1 &&
+		grep -q 'nsbench-gate - CI gate' "$tmp/man" &&
+		grep -q -- '--threshold=PCT' "$tmp/man"
+	ok $? "nsbench-gate(1): its NAME line and its options, from --help"
+	MANWIDTH=80 man -l "$root/usr/share/man/man1/nsbench-bench.1" \
+		>"$tmp/man" 2>&1 && grep -q -- '--benchmark_filter' "$tmp/man"
+	ok $? "nsbench-bench(1) renders with its options"
+else
+	skip "man not installed (Debian man-db)"
+	skip "man not installed (Debian man-db)"
+	skip "man not installed (Debian man-db)"
+	skip "man not installed (Debian man-db)"
+fi
+
+# --- uninstall --------------------------------------------------------------
+mk uninstall PREFIX=/usr DESTDIR="$root"
+ok $? "make uninstall"
+find "$root" -type f >"$tmp/left"
+[ ! -s "$tmp/left" ]
+ok $? "nothing left behind$(sed 's/^/ /' "$tmp/left" | tr -d '\n')"
+
+tap_done
