@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t74-yaml.sh — contrib/'s YAML as its readers take it: yamllint (Debian's,
+# with contrib/.yamllint) over every file, the GitLab include that must
+# not impose stages or globals on the includer, the GitHub workflow's
+# triggers, and the LAVA test definition run the way LAVA runs it — its
+# steps in a shell, with stand-ins for nsbench-bench and lava-test-case —
+# plus the helper on fixtures: one lava-test-case per benchmark, numeric
+# measurements and units, skip as skip, names LAVA can take, no eval.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+FIX=$top/tests/fixtures/history
+NSB=${NSB_BUILD:-build}/nsbench
+case "$NSB" in /*) ;; *) NSB=$top/$NSB ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+lava=$top/contrib/lava/nsbench-lava.sh
+
+skip() {
+	k=$1
+	while [ "$k" -gt 0 ]; do
+		n=$((n + 1))
+		echo "ok $n # SKIP $2"
+		k=$((k - 1))
+	done
+}
+
+# --- yamllint ------------------------------------------------------------
+if command -v yamllint >/dev/null; then
+	yamllint -s -c "$top/contrib/.yamllint" "$top/contrib" >"$tmp/lint" 2>&1
+	ok $? "yamllint -s contrib/ (contrib/.yamllint)"
+	sed 's/^/# /' "$tmp/lint"
+else
+	skip 1 "yamllint not installed (Debian yamllint)"
+fi
+
+# yq EXPR FILE: a Python expression over the parsed YAML file (d), its
+# value printed; yamllint brings PyYAML along.
+yq() {
+	python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[2]))
+print(eval(sys.argv[1]))' "$1" "$2" 2>/dev/null
+}
+
+if python3 -c 'import yaml' 2>/dev/null; then
+	gl=$top/contrib/gitlab-ci.yml
+	gh=$top/contrib/github-actions.yml
+	def=$top/contrib/lava/nsbench.yaml
+	[ "$(yq 'sorted(k for k in d if not k.startswith(".") and ":" not in k)' "$gl")" = "[]" ]
+	ok $? "gitlab-ci.yml: no stages, variables, default or workflow for the includer"
+	# shellcheck disable=SC2016 # GitLab's variables, not the shell's
+	[ "$(yq 'd["nsbench:main"]["rules"][0]["if"]' "$gl")" = \
+	  '$CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE != "merge_request_event"' ]
+	ok $? "gitlab-ci.yml: the default-branch job runs for schedule, web and API pipelines too"
+	[ "$(yq 'sorted(d[True].keys())' "$gh")" = \
+	  "['pull_request', 'push', 'schedule', 'workflow_dispatch']" ]
+	ok $? "github-actions.yml: pull_request, push, schedule, workflow_dispatch"
+	! grep -q 'fetch-depth: 0' "$gh" && ! grep -q 'GIT_DEPTH: "0"' "$gl"
+	ok $? "neither clones all of the kernel's history"
+	[ "$(yq 'd["metadata"]["format"]' "$def")" = "Lava-Test Test Definition 1.0" ] &&
+		[ "$(yq 'd["metadata"]["name"]' "$def")" = nsbench ] &&
+		[ -n "$(yq 'd["metadata"]["description"]' "$def")" ]
+	ok $? "LAVA definition: metadata format, name, description"
+	yq '"\n".join(d["run"]["steps"])' "$def" >"$tmp/steps"
+	yq '"\n".join("%s=%s" % kv for kv in d["params"].items())' "$def" \
+		>"$tmp/params"
+	grep -q 'contrib/lava/nsbench-lava.sh' "$tmp/steps" && [ -x "$lava" ]
+	ok $? "LAVA definition: run: steps: call contrib/lava/nsbench-lava.sh"
+else
+	skip 7 "python3 with PyYAML (Debian python3-yaml) not installed"
+fi
+
+# --- stand-ins -----------------------------------------------------------
+mkdir -p "$tmp/bin" "$tmp/lavabin"
+# lava-test-case: one line per call, its arguments separated by '|'
+cat >"$tmp/lavabin/lava-test-case" <<'EOF'
+#!/bin/sh
+log=${LAVA_LOG:?}
+sep=''
+for a in "$@"; do printf '%s%s' "$sep" "$a" >>"$log"; sep='|'; done
+echo >>"$log"
+EOF
+# nsbench-bench: writes the fixture named by FAKE_RESULTS to --out=
+cat >"$tmp/bin/nsbench-bench" <<'EOF'
+#!/bin/sh
+for a in "$@"; do
+	case "$a" in --out=*) cp "${FAKE_RESULTS:?}" "${a#--out=}" ;; esac
+done
+EOF
+chmod +x "$tmp/lavabin/lava-test-case" "$tmp/bin/nsbench-bench"
+ln -s "$NSB" "$tmp/bin/nsbench"
+
+# report LOG ARGS...: the helper with the lava-test-case stand-in.
+report() {
+	log=$1
+	shift
+	: >"$log"
+	LAVA_LOG=$log PATH="$tmp/lavabin:$PATH" "$lava" "$@" >"$tmp/out" 2>&1
+}
+
+# --- the helper on fixtures ---------------------------------------------
+report "$tmp/err.log" --results "$FIX/icount-error.json"
+ok $? "nsbench-lava.sh --results on a run with an error and a skip"
+grep -qx 'fix_exec_plain|--result|pass|--measurement|150000|--units|insn' "$tmp/err.log"
+ok $? "pass: the median as --measurement, --units insn in icount mode"
+grep -qx 'fix_open_dev|--result|fail' "$tmp/err.log"
+ok $? "a benchmark that failed: fail, no measurement"
+grep -qx 'fix_mount_mqueue|--result|skip' "$tmp/err.log"
+ok $? "a skipped benchmark: skip"
+[ "$(wc -l <"$tmp/err.log")" = 3 ]
+ok $? "one lava-test-case per benchmark (3)"
+
+"$NSB" gate --history="$tmp/h.jsonl" --baseline="$FIX/icount-base.json" \
+	--format=ktap "$FIX/icount-slower.json" >"$tmp/gate.ktap"
+report "$tmp/gate.log" --gate "$tmp/gate.ktap" --results "$FIX/icount-slower.json"
+grep -qx 'fix_exec_plain|--result|fail|--measurement|154500|--units|insn' "$tmp/gate.log" &&
+	grep -q '^fix_open_dev|--result|pass|' "$tmp/gate.log"
+ok $? "--gate: the regression is a fail, with its measurement"
+
+report "$tmp/native.log" --results "$top/tests/fixtures/stats/base.json"
+awk -F'|' '$3 == "pass" && ($5 !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ ||
+	$7 != "ns") { bad = 1 } END { exit bad || NR == 0 }' "$tmp/native.log"
+ok $? "native: every measurement a number, units ns ($(wc -l <"$tmp/native.log") cases)"
+
+# Names from elsewhere: blanks, markup, shell syntax, a clash after
+# sanitising.  Nothing is evaluated; every name is unique and LAVA-safe.
+jq '.benchmarks |= map(.name |= "odd name/<x>:$(touch PWNED)`id`") +
+	map(.name |= "odd_name__x____touch_PWNED__id_")' \
+	"$FIX/icount-base.json" >"$tmp/odd.json"
+(cd "$tmp" && report "$tmp/odd.log" --results "$tmp/odd.json")
+cut -d'|' -f1 "$tmp/odd.log" >"$tmp/names"
+! grep -qv '^[A-Za-z0-9._-]*$' "$tmp/names" &&
+	[ "$(sort -u "$tmp/names" | wc -l)" = "$(wc -l <"$tmp/odd.log")" ] &&
+	[ "$(wc -l <"$tmp/odd.log")" -ge 2 ]
+ok $? "names: only [A-Za-z0-9._-], unique after sanitising ($(tr '\n' ' ' <"$tmp/names"))"
+[ ! -e "$tmp/PWNED" ]
+ok $? "values are data: a name with \$(...) and backquotes ran nothing"
+
+# --- the definition's steps, as LAVA runs them --------------------------
+# A test shell: the parameters set, the steps run in the checkout.
+if [ -s "$tmp/steps" ]; then
+	mkdir -p "$tmp/dut"
+	ln -s "$top/contrib" "$tmp/dut/contrib"
+	{
+		sed "s/=\(.*\)/='\1'/" "$tmp/params"
+		echo "NSBENCH_BIN='$tmp/bin'"
+		cat "$tmp/steps"
+	} >"$tmp/run.sh"
+	: >"$tmp/def.log"
+	(cd "$tmp/dut" && LAVA_LOG="$tmp/def.log" \
+		FAKE_RESULTS="$FIX/icount-error.json" \
+		PATH="$tmp/lavabin:$PATH" sh -e "$tmp/run.sh") >"$tmp/out" 2>&1
+	ok $? "the definition's steps run in a test shell"
+	cmp -s "$tmp/def.log" "$tmp/err.log"
+	ok $? "... and report the same test cases as the helper on the results"
+	{
+		sed "s/=\(.*\)/='\1'/" "$tmp/params"
+		echo "NSBENCH_BIN='$tmp/bin'"
+		echo "BASELINE='$FIX/icount-base.json'"
+		cat "$tmp/steps"
+	} >"$tmp/run.sh"
+	: >"$tmp/def.log"
+	(cd "$tmp/dut" && LAVA_LOG="$tmp/def.log" \
+		FAKE_RESULTS="$FIX/icount-slower.json" \
+		PATH="$tmp/lavabin:$PATH" sh -e "$tmp/run.sh") >"$tmp/out" 2>&1
+	grep -q '^fix_exec_plain|--result|fail|' "$tmp/def.log" &&
+		grep -q '^not ok 1 fix/exec/plain' "$tmp/dut/nsbench-results/gate.ktap"
+	ok $? "BASELINE=FILE: nsbench gate turns the regression into a fail"
+else
+	skip 3 "no steps read from the LAVA definition"
+fi
+
+tap_done
