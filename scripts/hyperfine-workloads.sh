@@ -37,6 +37,15 @@ for arg; do
 	esac
 done
 
+case $tier in
+quick|full|smoke) ;;
+*) echo "hyperfine-workloads.sh: --tier must be quick, full or smoke, not '$tier'" >&2; exit 2 ;;
+esac
+case $name in
+*/*|.|..) echo "hyperfine-workloads.sh: --name must be a plain name, not '$name'" >&2; exit 2 ;;
+esac
+[ -n "$results" ] || { echo "hyperfine-workloads.sh: --results needs a directory" >&2; exit 2; }
+
 wl=$build/workloads/nsb-wl
 nsbench=$build/nsbench
 for f in "$wl" "$nsbench"; do

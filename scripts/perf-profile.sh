@@ -50,6 +50,25 @@ die() {
 	exit 2
 }
 
+# Every option and workload is checked before the first sample.
+case $freq in ''|*[!0-9]*|0) die "--freq must be a whole number >= 1, not '$freq'" ;; esac
+case $count in *[!0-9]*|0) die "--count must be a whole number >= 1, not '$count'" ;; esac
+[ -n "$results" ] || die "--results needs a directory"
+case $name in */*|.|..) die "--name must be a plain name, not '$name'" ;; esac
+for w in $workloads; do
+	case $w in
+	exec|open|mount|sget|stat) ;;
+	*) die "unknown workload '$w' (exec, open, mount, sget, stat)" ;;
+	esac
+done
+if [ -n "$label" ]; then
+	case $label in ''|*/*|.|..) die "--cmd=LABEL must be a plain name, not '$label'" ;; esac
+	[ $# -gt 0 ] || die "--cmd=$label needs -- COMMAND"
+	command -v "$1" >/dev/null || die "--cmd=$label: '$1' not found"
+elif [ $# -gt 0 ]; then
+	die "a COMMAND after -- needs --cmd=LABEL"
+fi
+
 command -v perf >/dev/null ||
 	die "perf not installed (Debian: apt-get install linux-perf)"
 wl=$build/workloads/nsb-wl
@@ -129,8 +148,10 @@ profile() {
 		die "perf record failed for $what (log: $dir/record.log)"
 	fi
 	perf report -i "$dir/perf.data" --stdio --no-children --sort sym \
-		>"$dir/report.txt" 2>/dev/null
-	summarize "$dir/perf.data" "$what: $*" >"$dir/summary.txt"
+		>"$dir/report.txt" 2>"$dir/report.err" ||
+		die "perf report failed for $what: $(tail -n 1 "$dir/report.err")"
+	summarize "$dir/perf.data" "$what: $*" >"$dir/summary.txt" ||
+		die "summary of $what failed"
 	cat "$dir/summary.txt"
 	echo
 }
@@ -148,13 +169,9 @@ for w in $workloads; do
 			--count=${n:-200000} ;;
 	stat)	profile stat "$wl" stat --unpriv --depth=8 --path-depth=64 \
 			--count=${n:-200000} ;;
-	*)	die "unknown workload '$w' (exec, open, mount, sget, stat)" ;;
 	esac
 done
-if [ -n "$label" ]; then
-	[ $# -gt 0 ] || die "--cmd=$label needs -- COMMAND"
-	profile "$label" "$@"
-fi
+[ -z "$label" ] || profile "$label" "$@"
 # perf.data of a root run is root-owned 0600; keep it readable for the
 # user who reads the results.
 chmod -R a+rX "$out" 2>/dev/null || true

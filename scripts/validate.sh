@@ -38,7 +38,9 @@
 # Predictions: kernel-patches/calibration/predictions (README.md derives
 # them from the 6.1 source).
 
-set -eu
+# Every error ends the run: in pipelines, and in $(...) too.
+set -eu -o pipefail
+shopt -s inherit_errexit
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
@@ -54,7 +56,15 @@ cd "$top"
 lay_series=kernel-patches/calibration/layout
 args="$*"
 quick=0 mode=icount rounds='' bench='' out='' seed=1 serial=0 from='' layout=0
+usage_error() {
+	echo "validate.sh: $*" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
+	case "$1" in
+	--mode|--rounds|--bench|--out|--seed|--from)
+		[ $# -ge 2 ] || usage_error "$1 needs a value (see --help)" ;;
+	esac
 	case "$1" in
 	--quick) quick=1 ;;
 	--mode) mode=$2; shift ;;
@@ -66,18 +76,28 @@ while [ $# -gt 0 ]; do
 	--from) from=$2; shift ;;
 	--layout) layout=1 ;;
 	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
-	*) echo "validate.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) usage_error "unknown option '$1' (see --help)" ;;
 	esac
 	shift
 done
 case "$mode" in
 icount|tcg|kvm) ;;
-native) echo "validate.sh: native mode runs the host's kernel; a calibration kernel needs a guest (icount, tcg or kvm)" >&2; exit 2 ;;
-*) echo "validate.sh: --mode must be icount, tcg or kvm" >&2; exit 2 ;;
+native) usage_error "native mode runs the host's kernel; a calibration kernel needs a guest (icount, tcg or kvm)" ;;
+*) usage_error "--mode must be icount, tcg or kvm, not '$mode'" ;;
 esac
 [ -n "$rounds" ] || rounds=$([ "$quick" = 1 ] && echo 2 || echo 6)
+case "$rounds" in ''|*[!0-9]*|0) usage_error "--rounds must be a whole number >= 1, not '$rounds'" ;; esac
+case "$seed" in ''|*[!0-9]*) usage_error "--seed must be a whole number, not '$seed'" ;; esac
+{ [ ${#rounds} -le 4 ] && [ ${#seed} -le 9 ]; } ||
+	usage_error "--rounds or --seed too large"
+if [ -n "$from" ]; then
+	[ -f "$from/ab/manifest.json" ] ||
+		usage_error "--from $from: no finished run there (ab/manifest.json)"
+	[ -z "$out" ] || usage_error "--from reads DIR; --out does not apply"
+fi
 plan=$cal/validate.plan
 [ "$quick" = 1 ] && plan=$cal/validate-quick.plan
+[ -f "$plan" ] || die "$plan not found"
 bench=${bench:-$top/build/bench/nsbench-bench}
 [ -x "$bench" ] || die "no nsbench-bench at $bench (run make)"
 command -v jq >/dev/null || die "jq not found"
@@ -155,13 +175,21 @@ fi
 else
 	cat "$out"/objdiff*.txt 2>/dev/null | tee -a "$report"
 	[ -d "$out/layout" ] && layout=1
-	mode=$(jq -r .mode "$out/ab/manifest.json")
-	rounds=$(jq -r .rounds "$out/ab/manifest.json")
+	mode=$(jq -er .mode "$out/ab/manifest.json") ||
+		die "$out/ab/manifest.json: no mode"
+	rounds=$(jq -er .rounds "$out/ab/manifest.json") ||
+		die "$out/ab/manifest.json: no rounds"
 fi
 
+# Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
+	local rc=0
 	"$nsb" compare --format=json "$1"/A/*.json -- "$1"/B/*.json \
-		>"$1/compare.json" 2>"$1/compare.err" || true
+		>"$1/compare.json" 2>"$1/compare.err" || rc=$?
+	if [ "$rc" -ge 2 ]; then
+		say "validate: nsbench compare failed on $1: $(tail -n 1 "$1/compare.err" || true)"
+		fail=1
+	fi
 }
 cmp_json "$out/ab"
 cmp_json "$out/aa"
@@ -170,8 +198,11 @@ cmp_json "$out/aa"
 # --- table --------------------------------------------------------------
 
 # row NAME FIELD FILE: a number from the compare row of NAME.
+# (Empty when the file or the row is missing: the table says so.)
 row() {
-	jq -r --arg n "$1" ".rows[] | select(.name == \$n) | $2 // empty" "$3" 2>/dev/null | head -n 1
+	[ -f "$3" ] || return 0
+	jq -r --arg n "$1" "first(.rows[] | select(.name == \$n) | $2 // empty)" \
+		"$3" 2>/dev/null || true
 }
 
 say ""
@@ -235,19 +266,23 @@ while read -r name pred gate _; do
 		say "    (CI level $lvl only: too few rounds for 95 %)"
 	fi
 done <"$cal/predictions"
-[ "$rows" -gt 0 ] || { say "validate: no workload measured"; bad=1; }
+# Nothing measured is a failure in every mode.
+[ "$rows" -gt 0 ] || { say "validate: no workload measured"; bad=1; fail=1; }
 
 # --- determinism of the runs --------------------------------------------
 
 say ""
 say "determinism:"
 aslr=$(cat "$out"/ab/[AB]/*.json "$out"/aa/[AB]/*.json 2>/dev/null |
-	sed -n 's/.*"nsbench_aslr": *"\([^"]*\)".*/\1/p' | sort -u | tr '\n' ' ')
+	sed -n 's/.*"nsbench_aslr": *"\([^"]*\)".*/\1/p' | sort -u |
+	tr '\n' ' ') || true
 say "  guest ASLR (randomize_va_space, every results file): ${aslr:-unknown}"
-say "  guest clock: $(grep -o -- '-rtc [^ )]*' "$here/guest/run-qemu.sh" | head -n 1)"
+say "  guest clock: $(grep -m1 -o -- '-rtc [^ )]*' "$here/guest/run-qemu.sh")"
 ini=$(for m in "$out"/*/manifest.json; do
-	jq -r .initramfs_sha256 "$m" 2>/dev/null; done | sort -u | wc -l)
-nboots=$(cat "$out"/*/manifest.json 2>/dev/null | jq -s 'map(.boots | length) | add')
+	jq -r .initramfs_sha256 "$m" 2>/dev/null || echo missing; done |
+	sort -u | wc -l)
+nboots=$(cat "$out"/*/manifest.json 2>/dev/null |
+	jq -s 'map(.boots | length) | add') || nboots=unknown
 say "  initramfs: one image for all $nboots boots: $([ "$ini" = 1 ] && echo yes || echo "NO ($ini images)")"
 same=yes
 for d in "$out"/ab/boots/r*-A "$out"/aa/boots/r*-A; do
@@ -256,7 +291,8 @@ for d in "$out"/ab/boots/r*-A "$out"/aa/boots/r*-A; do
 done
 say "  kernel command line byte-identical between the sides of each round: $same"
 seeds=$(for d in "$out"/ab "$out"/aa; do
-	jq -r '.boots[] | "\(.round) \(.seed)"' "$d/manifest.json" 2>/dev/null; done |
+	jq -r '.boots[] | "\(.round) \(.seed)"' "$d/manifest.json" 2>/dev/null ||
+		echo "manifest missing"; done |
 	sort -u | awk '{ n[$1]++ } END { for (r in n) if (n[r] > 1) bad = 1; print bad ? "no" : "yes" }')
 say "  one seed per round, shared by both sides and by the A/B and A/A runs: $seeds"
 say "  warm-up: the fixture's untimed first call + libbenchmark sizing runs; nsb-guest forkexec: one untimed fork+exec"

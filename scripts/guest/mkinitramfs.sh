@@ -15,7 +15,9 @@
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
 # byte-identical images (sha256 printed on stderr).
 
-set -eu
+# Every error ends the run: in pipelines, and in $(...) too.
+set -eu -o pipefail
+shopt -s inherit_errexit
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -31,41 +33,80 @@ lsm=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--plan) plan=$2; shift ;;
-	--out) out=$2; shift ;;
-	--bench) bench=$2; shift ;;
-	--guest) guest=$2; shift ;;
+	--plan) need_value "$1" $#; plan=$2; shift ;;
+	--out) need_value "$1" $#; out=$2; shift ;;
+	--bench) need_value "$1" $#; bench=$2; shift ;;
+	--guest) need_value "$1" $#; guest=$2; shift ;;
 	--perf) perf=1 ;;
 	--lsm) lsm=1 ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
-	*) die "unknown option '$1'" ;;
+	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift
 done
-[ -n "$plan" ] && [ -r "$plan" ] || die "--plan FILE is required and readable"
+{ [ -n "$plan" ] && [ -f "$plan" ] && [ -r "$plan" ]; } ||
+	die "--plan FILE is required and readable"
 [ -n "$out" ] || die "--out FILE is required"
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	[ -x /bin/busybox ] || die "busybox must be static (busybox-static)"
+[ -z "$bench" ] || { [ -f "$bench" ] && [ -x "$bench" ]; } ||
+	die "--bench '$bench' is not executable"
+[ -z "$guest" ] || { [ -f "$guest" ] && [ -x "$guest" ]; } ||
+	die "--guest '$guest' is not executable"
+mkdir -p "$(dirname "$out")" || die "--out: cannot create $(dirname "$out")"
+
+# static BIN: true if BIN has no dynamic loader (ldd says so).
+static() {
+	! ldd "$1" >/dev/null 2>&1
+}
+
+# is_elf FILE: an ELF file (not a wrapper script).
+is_elf() {
+	[ "$(head -c 4 "$1" | od -An -c | tr -d ' \n')" = '177ELF' ]
+}
+
+# busybox-static's /bin/busybox, or one on PATH, if it is static.
+busybox=
+for b in "$(command -v busybox || true)" /bin/busybox; do
+	if [ -n "$b" ] && [ -x "$b" ] && is_elf "$b" && static "$b"; then
+		busybox=$b
+		break
+	fi
+done
+[ -n "$busybox" ] || die "no static busybox found (apt-get install busybox-static)"
+applets=$("$busybox" --list) || die "$busybox --list failed"
+[ -n "$applets" ] || die "$busybox --list names no applet"
+if [ "$perf" = 1 ]; then
+	p=$(command -v perf) || die "--perf: perf not found (apt-get install linux-perf)"
+	# Debian's /usr/bin/perf may be a wrapper script naming perf_<ver>.
+	if ! is_elf "$p"; then
+		cands=(/usr/bin/perf_[0-9]*)
+		p=${cands[${#cands[@]} - 1]}
+		[ -x "$p" ] || die "--perf: no perf ELF binary found"
+	fi
+fi
 
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+trap 'rm -rf "$stage" "$out.tmp"' EXIT
 
-# copy_bin BIN: BIN into /bin, its libraries under their own paths.
+# copy_bin BIN: BIN into /bin, its libraries under their own paths; a
+# library ldd cannot find is an error, not an image that fails to boot.
 copy_bin() {
-	local bin=$1 lib
-	cp -L "$bin" "$stage/bin/"
-	ldd "$bin" 2>/dev/null | awk '/=> \//{ print $3 } /^\t\//{ print $1 }' |
+	local bin=$1 lib libs
+	cp -L "$bin" "$stage/bin/" || die "cannot copy $bin"
+	static "$bin" && return 0
+	libs=$(ldd "$bin") || die "ldd $bin failed"
+	case "$libs" in
+	*"not found"*) die "$bin: missing library: $(grep -m1 'not found' <<<"$libs")" ;;
+	esac
 	while read -r lib; do
+		[ -n "$lib" ] || continue
 		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
-	done
+		cp -L "$lib" "$stage$lib" || die "cannot copy $lib"
+	done <<<"$(awk '/=> \//{ print $3 } /^\t\//{ print $1 }' <<<"$libs")"
 }
 
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,root,etc}
 cp -L "$busybox" "$stage/bin/busybox"
-for a in $("$busybox" --list); do
+for a in $applets; do
 	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
 done
 
@@ -84,18 +125,9 @@ if [ -z "$guest" ]; then
 fi
 cp "$guest" "$stage/bin/nsb-guest"
 
-if [ -n "$bench" ]; then
-	[ -x "$bench" ] || die "--bench '$bench' is not executable"
-	copy_bin "$bench"
-fi
+[ -z "$bench" ] || copy_bin "$bench"
 
 if [ "$perf" = 1 ]; then
-	p=$(command -v perf) || die "--perf: perf not found (apt-get install linux-perf)"
-	# Debian's /usr/bin/perf may be a wrapper script naming perf_<ver>.
-	if ! file -L "$p" | grep -q ELF; then
-		p=$(ls /usr/bin/perf_[0-9]* 2>/dev/null | tail -n 1)
-		[ -n "$p" ] || die "--perf: no perf ELF binary found"
-	fi
 	copy_bin "$p"
 	[ "$(basename "$p")" = perf ] || ln -s "$(basename "$p")" "$stage/bin/perf"
 fi
@@ -104,12 +136,16 @@ fi
 if [ -f "$top/workloads/run-plan.sh" ]; then
 	mkdir -p "$stage/workloads/plans"
 	cp "$top/workloads/run-plan.sh" "$stage/workloads/"
-	cp "$top"/workloads/plans/*.plan "$stage/workloads/plans/" 2>/dev/null || true
+	for f in "$top"/workloads/plans/*.plan; do
+		[ -f "$f" ] || continue
+		cp "$f" "$stage/workloads/plans/" || die "cannot copy $f"
+	done
 fi
 
 if [ "$lsm" = 1 ]; then
 	mkdir -p "$stage/lsm/m" "$stage/lsm/ext4" "$stage/lsm/src"
-	"$here/lsm/build-selinux-policy.sh" --out "$stage/lsm/selinux.policy"
+	"$here/lsm/build-selinux-policy.sh" --out "$stage/lsm/selinux.policy" ||
+		die "--lsm: the SELinux policy did not build"
 	cp "$here/lsm/smack.rules" "$here/lsm/setup.sh" "$stage/lsm/"
 	gcc -std=gnu11 -O2 -Wall -Wextra -static -I"$top" \
 		-o "$stage/bin/nsb-lsm" "$here/lsm/nsb-lsm.c" \
@@ -135,8 +171,8 @@ echo 'root:x:0:' >"$stage/etc/group"
 mknod -m 600 "$stage/dev/console" c 5 1
 
 find "$stage" -exec touch -h -d @0 {} +
-mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc --reproducible -R 0:0) >"$out.tmp"
+	cpio --quiet -o -H newc --reproducible -R 0:0) >"$out.tmp" ||
+	die "cpio failed"
 mv "$out.tmp" "$out"
 echo "initramfs $out: $(du -k "$out" | cut -f1) KiB sha256:$(sha256sum "$out" | cut -c1-16)" >&2

@@ -30,7 +30,9 @@
 # (-rtc base=2024-01-01T00:00:00,clock=vm) so the guest's randomness does
 # not follow the host clock, and norandmaps nokaslr.
 
-set -eu
+# Every error ends the run: in pipelines, and in $(...) too.
+set -eu -o pipefail
+shopt -s inherit_errexit
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
@@ -48,32 +50,42 @@ mem=${NSB_GUEST_MEM:-512M}
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernel) kernel=$2; shift ;;
-	--initrd) initrd=$2; shift ;;
-	--out) out=$2; shift ;;
-	--mode) mode=$2; shift ;;
-	--round) round=$2; shift ;;
-	--seed) seed=$2; shift ;;
-	--side) side=$2; shift ;;
-	--boot) boot=$2; shift ;;
-	--series) series=$2; shift ;;
-	--config-hash) cfg_hash=$2; shift ;;
-	--append) append=$2; shift ;;
-	--timeout) timeout=$2; shift ;;
-	--boot-timeout) boot_timeout=$2; shift ;;
-	--replay) replay=$2; shift ;;
-	--print-cmdline) print_cmdline=1 ;;
+	--print-cmdline) print_cmdline=1; shift; continue ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
-	*) die "unknown option '$1'" ;;
+	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+	--*) need_value "$1" $# ;;
 	esac
-	shift
+	case "$1" in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--out) out=$2 ;;
+	--mode) mode=$2 ;;
+	--round) round=$2 ;;
+	--seed) seed=$2 ;;
+	--side) side=$2 ;;
+	--boot) boot=$2 ;;
+	--series) series=$2 ;;
+	--config-hash) cfg_hash=$2 ;;
+	--append) append=$2 ;;
+	--timeout) timeout=$2 ;;
+	--boot-timeout) boot_timeout=$2 ;;
+	--replay) replay=$2 ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+	shift 2
 done
 case "$mode" in icount|tcg|kvm) ;;
 *) die "--mode must be icount, tcg or kvm, not '$mode' (auto: scripts/guest/probe-kvm.sh)" ;;
 esac
-for v in "$round" "$seed" "$timeout" "$boot_timeout"; do
-	case "$v" in ''|*[!0-9]*) die "--round, --seed and the timeouts are whole numbers, not '$v'" ;; esac
-done
+case "$side" in A|B) ;; *) die "--side must be A or B, not '$side'" ;; esac
+# The command line's width is fixed: round 4 digits, seed 10.
+need_uint --round "$round"
+[ ${#round} -le 4 ] || [ $((10#$round)) -le 9999 ] || die "--round must be at most 9999"
+need_uint --seed "$seed"
+need_uint --boot "$boot"
+need_uint --timeout "$timeout" 1
+need_uint --boot-timeout "$boot_timeout" 1
+case "$append" in *[![:print:]]*) die "--append: printable characters only" ;; esac
 
 # Fixed-width values keep the command line's length identical across
 # rounds; it is byte-identical between the two sides of a round.
@@ -84,13 +96,17 @@ if [ "$print_cmdline" = 1 ]; then
 	exit 0
 fi
 
+[ -n "$kernel" ] || die "--kernel DIR|bzImage is required"
 [ -d "$kernel" ] && kernel=$kernel/bzImage
-[ -r "$kernel" ] || die "--kernel: '$kernel' not found"
-[ -r "$initrd" ] || die "--initrd: '$initrd' not found"
+{ [ -f "$kernel" ] && [ -r "$kernel" ]; } || die "--kernel: '$kernel' not found"
+{ [ -f "$initrd" ] && [ -r "$initrd" ]; } || die "--initrd: '$initrd' not found"
 [ -n "$out" ] || die "--out DIR is required"
-[ -z "$replay" ] || [ -r "$replay/results.raw" ] ||
-	die "--replay: $replay/results.raw not found"
-mkdir -p "$out"
+[ -z "$replay" ] || { [ -r "$replay/results.raw" ] && [ -r "$replay/console.log" ]; } ||
+	die "--replay: $replay/results.raw or console.log not found"
+[ -n "$replay" ] || command -v "$qemu" >/dev/null ||
+	die "$qemu not found (apt-get install qemu-system-x86)"
+command -v jq >/dev/null || die "jq not found (apt-get install jq)"
+mkdir -p "$out" || die "--out: cannot create $out"
 echo "$cmdline" >"$out/cmdline"
 
 # mode_args MODE: the accelerator part of the QEMU command line.
@@ -104,14 +120,34 @@ mode_args() {
 
 console=$out/console.log
 raw=$out/results.raw
+qpid=
+
+# fail REASON: stop QEMU, say why, show the console's tail.
+fail() {
+	if [ -n "$qpid" ]; then
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	echo "--- console (ttyS0) tail: $console ---" >&2
+	tail -n 25 "$console" | tr -d '\r' >&2 || true
+	if [ -s "$out/qemu.log" ]; then
+		echo "--- qemu ---" >&2
+		tail -n 5 "$out/qemu.log" >&2 || true
+	fi
+	echo "---" >&2
+	echo "fail: $1" >"$out/status"
+	die "boot $boot side $side ($series, $mode): $1"
+}
+
 : >"$console"
 : >"$raw"
 t0=$(date +%s)
 status=
 el=0
 if [ -n "$replay" ]; then
-	cp "$replay/results.raw" "$raw"
-	cp "$replay/console.log" "$console"
+	{ cp "$replay/results.raw" "$raw" &&
+	  cp "$replay/console.log" "$console"; } ||
+		die "--replay: cannot copy from $replay"
 else
 # shellcheck disable=SC2046
 "$qemu" -nodefaults -no-user-config -nographic -display none -no-reboot \
@@ -122,18 +158,6 @@ else
 	</dev/null >"$out/qemu.log" 2>&1 &
 qpid=$!
 trap 'kill "$qpid" 2>/dev/null || true' EXIT INT TERM
-
-# fail REASON: stop QEMU, say why, show the console's tail.
-fail() {
-	kill "$qpid" 2>/dev/null || true
-	wait "$qpid" 2>/dev/null || true
-	echo "--- console (ttyS0) tail: $console ---" >&2
-	tail -n 25 "$console" | tr -d '\r' >&2
-	[ -s "$out/qemu.log" ] && { echo "--- qemu ---" >&2; tail -n 5 "$out/qemu.log" >&2; }
-	echo "---" >&2
-	echo "fail: $1" >"$out/status"
-	die "boot $boot side $side ($series, $mode): $1"
-}
 
 # Timeouts count QEMU's CPU time in tcg/icount: a busy host (other
 # guests, compiles) slows the guest without making it hang, and a hung
@@ -179,29 +203,45 @@ if grep -q 'Kernel panic' "$console"; then
 	fail "kernel panic after ${el}s: $(grep -m1 'Kernel panic' "$console" | tr -d '\r')"
 fi
 [ -z "$status" ] || [ "$status" = 0 ] || fail "QEMU exited with status $status"
-done_line=$(tr -d '\r' <"$raw" | grep '^@@NSB DONE' | tail -n 1)
+done_line=$(tr -d '\r' <"$raw" | sed -n 's/^@@NSB DONE/&/p' | tail -n 1)
 [ -n "$done_line" ] || fail "guest stopped after ${el}s without finishing its plan"
 
-# split_results: results.raw -> one file per "@@NSB FILE", probes, steps.
+qemu_version=$("$qemu" --version 2>/dev/null | sed -n 1p) || qemu_version=unknown
+
+# split_results: results.raw -> one file per "@@NSB FILE", probes, steps;
+# the results files get the host's values (jq: any value stays data).
 split_results() {
+	local j aslr tmp
 	tr -d '\r' <"$raw" | awk -v dir="$out" '
-		/^@@NSB FILE / { f = dir "/" $3; printf "" > f; next }
+		/^@@NSB FILE / {
+			if ($3 !~ /^[A-Za-z0-9._-]+$/ || $3 ~ /^\./) {
+				print "bad results file name: " $3 > "/dev/stderr"
+				exit 1
+			}
+			f = dir "/" $3; printf "" > f; next }
 		/^@@NSB EOF / { close(f); f = ""; next }
 		/^@@NSB PROBE / { sub(/^@@NSB PROBE /, ""); print > (dir "/probes.txt"); next }
 		/^@@NSB STEP / { sub(/^@@NSB STEP /, ""); print > (dir "/steps.txt"); next }
 		f != "" && NF { print >> f }
-	'
-	local j aslr add
-	aslr=$(tr -d '\r' <"$raw" | sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | head -n 1)
+	' || fail "cannot split the guest's output (results.raw)"
+	aslr=$(tr -d '\r' <"$raw" |
+		sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | sed -n 1p)
 	for j in "$out"/*.json; do
 		[ -f "$j" ] || continue
-		sed -i -e "s|@SIDE@|$side|g" -e "s|@BOOT@|$boot|g" \
-			-e "s|@SERIES@|$series|g" -e "s|@CONFIG_HASH@|$cfg_hash|g" "$j"
-		# Host-side provenance the guest cannot know.
-		add="    \"nsbench_guest_cmdline\": \"$cmdline\",\n    \"nsbench_qemu\": \"$("$qemu" --version | head -n 1) $(mode_args "$mode")\","
-		grep -q '"nsbench_aslr"' "$j" ||
-			add="$add\n    \"nsbench_aslr\": \"${aslr:-unknown}\","
-		sed -i "0,/\"context\": *{/s||&\n$add|" "$j"
+		tmp=$j.tmp
+		jq --arg side "$side" --arg boot "$boot" --arg series "$series" \
+			--arg cfg "$cfg_hash" --arg cmdline "$cmdline" \
+			--arg qemu "$qemu_version $(mode_args "$mode")" \
+			--arg aslr "${aslr:-unknown}" '
+			def fill: gsub("@SIDE@"; $side) | gsub("@BOOT@"; $boot)
+				| gsub("@SERIES@"; $series)
+				| gsub("@CONFIG_HASH@"; $cfg);
+			walk(if type == "string" then fill else . end)
+			| .context.nsbench_guest_cmdline = $cmdline
+			| .context.nsbench_qemu = $qemu
+			| .context.nsbench_aslr //= $aslr' "$j" >"$tmp" ||
+			fail "results file $(basename "$j") from the guest is not JSON"
+		mv "$tmp" "$j"
 	done
 }
 split_results

@@ -24,7 +24,9 @@
 # CCACHE_DIR (default $NSB_CACHE/ccache), NSB_CCACHE=0 (compile without
 # ccache, e.g. for a truly separate A/A build).
 
-set -eu
+# Every error ends the run: in pipelines, and in $(...) too.
+set -eu -o pipefail
+shopt -s inherit_errexit
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
@@ -40,10 +42,10 @@ top=$(cd "$here/../.." && pwd)
 
 series=none
 ksrc=
-ref=HEAD
+ref=
 salt=
-jobs=$(nproc)
-frags=
+jobs=
+frags=()
 quiet=0
 
 usage() {
@@ -53,17 +55,17 @@ usage() {
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--series) series=$2; shift ;;
+	--series) need_value "$1" $#; series=$2; shift ;;
 	--series=*) series=${1#*=} ;;
-	--config) frags="$frags $2"; shift ;;
-	--config=*) frags="$frags ${1#*=}" ;;
-	--ksrc) ksrc=$2; shift ;;
+	--config) need_value "$1" $#; frags+=("$2"); shift ;;
+	--config=*) frags+=("${1#*=}") ;;
+	--ksrc) need_value "$1" $#; ksrc=$2; shift ;;
 	--ksrc=*) ksrc=${1#*=} ;;
-	--ref) ref=$2; shift ;;
+	--ref) need_value "$1" $#; ref=$2; shift ;;
 	--ref=*) ref=${1#*=} ;;
-	--salt) salt=$2; shift ;;
+	--salt) need_value "$1" $#; salt=$2; shift ;;
 	--salt=*) salt=${1#*=} ;;
-	--jobs) jobs=$2; shift ;;
+	--jobs) need_value "$1" $#; jobs=$2; shift ;;
 	--jobs=*) jobs=${1#*=} ;;
 	--quiet) quiet=1 ;;
 	-h|--help) usage ;;
@@ -72,43 +74,84 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-[ -n "$frags" ] || frags="$top/kernel-patches/configs/base.config"
-for f in $frags; do
-	[ -r "$f" ] || die "config fragment '$f' not found"
+# --- everything is checked before anything long starts --------------------
+
+[ -n "$jobs" ] || jobs=$(nproc)
+need_uint --jobs "$jobs" 1
+[ -n "$series" ] || die "--series needs a name (none for the stock kernel)"
+[ ${#frags[@]} -gt 0 ] || frags=("$top/kernel-patches/configs/base.config")
+for f in "${frags[@]}"; do
+	{ [ -f "$f" ] && [ -r "$f" ]; } || die "config fragment '$f' not found"
 done
+
+# The source: a git tree at REF, or the tarball.
+if [ -n "$ksrc" ]; then
+	[ -d "$ksrc/.git" ] || [ -f "$ksrc/.git" ] ||
+		die "--ksrc '$ksrc' is not a git tree"
+	tree=$(git -C "$ksrc" rev-parse --verify --quiet "${ref:-HEAD}^{tree}") ||
+		die "--ref '${ref:-HEAD}' does not name a commit in $ksrc"
+else
+	[ -z "$ref" ] || die "--ref needs --ksrc (the tarball has no commits)"
+	tarball=${NSB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	{ [ -f "$tarball" ] && [ -r "$tarball" ]; } ||
+		die "$tarball not found: install linux-source-6.1 or pass --ksrc"
+fi
+ref=${ref:-HEAD}
+
+# The series, read once: patches[] in order, each present, non-empty and a
+# patch git can parse (patch --dry-run needs the tree: at apply time).
+patches=()
+read_series() {
+	local dir=$top/kernel-patches/$series line name opt extra p err
+	case "$series" in none|stock) return 0 ;; */*) dir=$series ;; esac
+	[ -d "$dir" ] ||
+		die "series '$series': no directory $dir (none, stock, a name under kernel-patches/ or a path with a '/')"
+	[ -f "$dir/series" ] || die "series '$series': $dir/series not found"
+	dir=$(cd "$dir" && pwd)
+	while IFS= read -r line || [ -n "$line" ]; do
+		# quilt format: one patch per line, '#' comments, -p1 only.
+		read -r name opt extra <<<"${line%%#*}" || true
+		[ -n "${name:-}" ] || continue
+		case "${opt:-}" in ''|-p1) ;;
+		*) die "series '$series': '$line': only -p1 patches are applied" ;;
+		esac
+		[ -z "${extra:-}" ] || die "series '$series': '$line': one patch per line"
+		p=$dir/$name
+		[ -f "$p" ] || die "series '$series': patch '$name' not found in $dir"
+		[ -s "$p" ] || die "series '$series': patch '$name' is empty"
+		err=$(cd / && git apply --stat "$p" 2>&1 >/dev/null) ||
+			die "series '$series': patch '$name' is not a patch: ${err%%$'\n'*}"
+		patches+=("$p")
+	done <"$dir/series"
+	[ ${#patches[@]} -gt 0 ] ||
+		die "series '$series': $dir/series names no patch (use --series none for the stock kernel)"
+}
+read_series
 
 # --- source -------------------------------------------------------------
 
 # prepare_source: sets src_dir (pristine tree) and src_id (its identity).
 prepare_source() {
 	if [ -n "$ksrc" ]; then
-		[ -d "$ksrc/.git" ] || [ -f "$ksrc/.git" ] ||
-			die "--ksrc '$ksrc' is not a git tree"
-		local tree
-		tree=$(git -C "$ksrc" rev-parse --verify "$ref^{tree}") ||
-			die "--ref '$ref' does not name a commit in $ksrc"
 		src_id="git-tree:$tree"
 		src_dir="$NSB_CACHE/src/git-$tree"
 		if [ ! -f "$src_dir/.nsb-complete" ]; then
 			progress "source" "git archive $ref from $ksrc"
 			rm -rf "$src_dir.tmp"
 			mkdir -p "$src_dir.tmp"
-			git -C "$ksrc" archive "$ref" | tar -x -C "$src_dir.tmp"
+			git -C "$ksrc" archive "$ref" | tar -x -C "$src_dir.tmp" ||
+				die "git archive $ref from $ksrc failed"
 			touch "$src_dir.tmp/.nsb-complete"
 			rm -rf "$src_dir"
 			mv "$src_dir.tmp" "$src_dir"
 		fi
 		return
 	fi
-	local tarball=${NSB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	[ -r "$tarball" ] ||
-		die "$tarball not found: install linux-source-6.1 or pass --ksrc"
-	local name stamp
+	local name stamp st
 	name=$(basename "$tarball" .tar.xz)
 	src_dir="$NSB_CACHE/src/$name"
 	stamp="$src_dir/.nsb-complete"
 	# The tarball's hash is computed once per (size, mtime).
-	local st
 	st=$(stat -c '%s-%Y' "$tarball")
 	if [ -f "$stamp" ] && [ "$(sed -n 1p "$stamp")" = "$st" ]; then
 		src_id=$(sed -n 2p "$stamp")
@@ -117,36 +160,23 @@ prepare_source() {
 	progress "source" "extracting $tarball"
 	rm -rf "$src_dir" "$src_dir.tmp"
 	mkdir -p "$src_dir.tmp"
-	tar -xf "$tarball" -C "$src_dir.tmp" --strip-components=1
+	tar -xf "$tarball" -C "$src_dir.tmp" --strip-components=1 ||
+		die "cannot extract $tarball"
 	src_id="tarball:$(sha256sum "$tarball" | cut -d' ' -f1)"
 	printf '%s\n%s\n' "$st" "$src_id" >"$src_dir.tmp/.nsb-complete"
 	mv "$src_dir.tmp" "$src_dir"
 }
 
-# series_files: the patch files of the series, in order, one per line.
-series_files() {
-	local dir=$top/kernel-patches/$series
-	case "$series" in */*) dir=$series ;; esac
-	[ -f "$dir/series" ] || die "series '$series': $dir/series not found"
-	# quilt format: one patch per line, '#' comments, optional -pN.
-	sed -e 's/#.*//' -e 's/[[:space:]]\{1,\}-p[0-9]//' "$dir/series" |
-		awk 'NF { print $1 }' | while read -r p; do
-		[ -f "$dir/$p" ] || die "series '$series': patch '$p' not found"
-		echo "$dir/$p"
-	done
-}
-
 compute_key() {
+	local p f
 	{
 		echo "source $src_id"
 		echo "series $series"
-		if [ "$series" != none ] && [ "$series" != stock ]; then
-			series_files | while read -r p; do
-				echo "patch $(basename "$p")"
-				cat "$p"
-			done
-		fi
-		for f in $frags; do
+		for p in "${patches[@]}"; do
+			echo "patch $(basename "$p")"
+			cat "$p"
+		done
+		for f in "${frags[@]}"; do
 			echo "config $(basename "$f")"
 			cat "$f"
 		done
@@ -159,8 +189,7 @@ compute_key() {
 # patch and the hunk(s) and leaves nothing half-applied in the cache.
 apply_series() {
 	local dir=$1 p out n=0
-	[ "$series" = none ] || [ "$series" = stock ] && return 0
-	for p in $(series_files); do
+	for p in "${patches[@]}"; do
 		n=$((n + 1))
 		progress "patch" "$(basename "$p")"
 		if ! out=$(patch -d "$dir" -p1 --batch --forward \
@@ -182,7 +211,8 @@ exec 8>"$NSB_CACHE/src/.lock"
 flock 8
 prepare_source
 exec 8>&-
-key=$(compute_key)
+key=$(compute_key) || die "cannot read the series' patches or config fragments"
+[ ${#key} = 16 ] || die "cannot compute the cache key"
 out_dir=$NSB_CACHE/kernels/$key
 label="$series${ksrc:+ @ $ref}${salt:+ (salt $salt)}"
 
@@ -229,12 +259,14 @@ mk() {
 		>>"$log" 2>&1
 }
 
-progress "config" "tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' ')"
+names=
+for f in "${frags[@]}"; do names="$names $(basename "$f")"; done
+progress "config" "tinyconfig +$names"
 mk tinyconfig || fail_log "$log" "make tinyconfig failed"
 (cd "$work/obj" && "$work/src/scripts/kconfig/merge_config.sh" -m -O . \
-	.config $frags) >>"$log" 2>&1 || fail_log "$log" "merge_config.sh failed"
+	.config "${frags[@]}") >>"$log" 2>&1 || fail_log "$log" "merge_config.sh failed"
 mk olddefconfig || fail_log "$log" "make olddefconfig failed"
-check_config "$work/obj/.config" $frags
+check_config "$work/obj/.config" "${frags[@]}"
 
 progress "compile" "bzImage with -j$jobs (log: $log)"
 mk -j"$jobs" bzImage &
@@ -253,23 +285,17 @@ mkdir -p "$out_dir.tmp"
 cp "$work/obj/arch/x86/boot/bzImage" "$work/obj/vmlinux" \
 	"$work/obj/System.map" "$out_dir.tmp/"
 cp "$work/obj/.config" "$out_dir.tmp/config"
-release=$(make -s -C "$work/src" O="$work/obj" kernelrelease 2>/dev/null | tail -n 1)
+release=$(make -s -C "$work/src" O="$work/obj" kernelrelease 2>/dev/null | tail -n 1) ||
+	die "make kernelrelease failed"
+[ -n "$release" ] || die "make kernelrelease printed nothing"
 echo "$release" >"$out_dir.tmp/release"
 cp "$log" "$out_dir.tmp/build.log"
 t1=$(date +%s)
 cfg_hash="sha256:$(sha256sum "$work/obj/.config" | cut -d' ' -f1)"
-cat >"$out_dir.tmp/meta.json" <<EOF
-{
-  "key": "$key",
-  "source": "$src_id",
-  "series": "$series",
-  "salt": "$salt",
-  "release": "$release",
-  "config_hash": "$cfg_hash",
-  "build_seconds": $((t1 - t0)),
-  "built": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-}
-EOF
+write_meta "$out_dir.tmp/meta.json" key="$key" source="$src_id" \
+	series="$series" salt="$salt" release="$release" \
+	config_hash="$cfg_hash" build_seconds:=$((t1 - t0)) \
+	built="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 mv "$out_dir.tmp" "$out_dir"
 rm -rf "$work"
 progress "done" "$release in $((t1 - t0)) s"

@@ -12,6 +12,45 @@ die() {
 	exit 1
 }
 
+# need_value OPT NARGS: an option written "OPT VALUE" has its value
+# (NARGS: the "$#" where OPT is $1).
+need_value() {
+	[ "$2" -ge 2 ] || die "$1 needs a value (see --help)"
+}
+
+# need_uint OPT VALUE [MIN]: VALUE is a whole number (>= MIN, default 0);
+# leading zeros are read as decimal, never octal.
+need_uint() {
+	case "$2" in
+	''|*[!0-9]*) die "$1 must be a whole number, not '$2'" ;;
+	esac
+	[ ${#2} -le 9 ] || die "$1: '$2' is too large"
+	[ $((10#$2)) -ge "${3:-0}" ] || die "$1 must be at least ${3:-0}, not '$2'"
+}
+
+# write_meta FILE KEY=VALUE... [KEY:=NUMBER]...: a flat JSON object, in
+# order; jq makes every VALUE data (quotes, backslashes, $(...), newlines),
+# and KEY:= takes whole numbers only.  KEY: [a-z_]+.
+write_meta() {
+	local file=$1 kv k v jqargs=() expr='{' sep=''
+	shift
+	for kv in "$@"; do
+		k=${kv%%=*}
+		v=${kv#*=}
+		case "$k" in
+		*:)	k=${k%:}
+			need_uint "meta $k" "$v"
+			jqargs+=(--argjson "$k" "$((10#$v))") ;;
+		*)	jqargs+=(--arg "$k" "$v") ;;
+		esac
+		case "$k" in ''|*[!a-z_]*) die "write_meta: bad key '$k'" ;; esac
+		expr="$expr$sep\"$k\": \$$k"
+		sep=', '
+	done
+	jq -n "${jqargs[@]}" "$expr}" >"$file.tmp" || die "cannot write $file"
+	mv "$file.tmp" "$file"
+}
+
 # progress STEP WHAT: "[kernel toggles 00:42] compile bzImage ..." on stderr.
 progress() {
 	local now el
