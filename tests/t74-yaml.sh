@@ -74,6 +74,45 @@ else
 	skip 7 "python3 with PyYAML (Debian python3-yaml) not installed"
 fi
 
+# --- the GitHub workflow's "commits" step ---------------------------------
+# Its script run as Actions would, with a stand-in curl for the compare
+# API: which base each trigger gets.
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+s = [x for x in d["jobs"]["ab"]["steps"] if x.get("name") == "commits"]
+print(s[0]["run"])' "$gh" >"$tmp/commits.sh"
+	mkdir -p "$tmp/curlbin"
+	cat >"$tmp/curlbin/curl" <<'EOF'
+#!/bin/sh
+for a in "$@"; do last=$a; done
+echo "$last" >>"${CURL_LOG:?}"
+echo '{"merge_base_commit": {"sha": "mb0123"}}'
+EOF
+	chmod +x "$tmp/curlbin/curl"
+	# commits EVENT TIP: "base head " as the step outputs them
+	commits() {
+		: >"$tmp/ghout"
+		GITHUB_OUTPUT=$tmp/ghout GITHUB_EVENT_NAME=$1 TIP=$2 \
+			HEAD_SHA=head0 GITHUB_API_URL=https://api.invalid \
+			GITHUB_REPOSITORY=o/linux GH_TOKEN=t CURL_LOG=$tmp/curl.log \
+			PATH="$tmp/curlbin:$PATH" bash -eo pipefail \
+			"$tmp/commits.sh" >/dev/null 2>&1 || echo "exit $?"
+		sed -n 's/^base=//p; s/^head=//p' "$tmp/ghout" | tr '\n' ' '
+	}
+	[ "$(commits schedule '')" = " head0 " ] &&
+		[ "$(commits workflow_dispatch '')" = " head0 " ]
+	ok $? "GitHub schedule, workflow_dispatch: no base, the head commit"
+	[ "$(commits push 0000000000000000000000000000000000000000)" = " head0 " ]
+	ok $? "GitHub push of a new branch (before = zeros): no base"
+	: >"$tmp/curl.log"
+	[ "$(commits pull_request tip0)" = "mb0123 head0 " ] &&
+		grep -q '/repos/o/linux/compare/tip0\.\.\.head0' "$tmp/curl.log"
+	ok $? "GitHub pull_request: the compare API's merge base, not the base tip"
+else
+	skip 3 "python3 with PyYAML (Debian python3-yaml) not installed"
+fi
+
 # --- stand-ins -----------------------------------------------------------
 mkdir -p "$tmp/bin" "$tmp/lavabin"
 # lava-test-case: one line per call, its arguments separated by '|'
