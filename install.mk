@@ -76,7 +76,7 @@ $(O)/man/nsbench.1: $(O)/nsbench $(O)/man/nsbench.h2m $(NSB_VERSION_STAMP)
 $(O)/man/nsbench-bench.1: $(O)/bench/nsbench-bench $(NSB_VERSION_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,MAN,$@)$(H2M) \
-		--name='microbenchmarks of the userns mount checks (Google Benchmark)' \
+		--name='microbenchmarks of the userns mount checks' \
 		--version-string='nsbench-bench $(NSBENCH_VERSION)' \
 		--output=$@ $<
 
@@ -103,14 +103,16 @@ install: build-all man
 
 uninstall:
 	$(call msg,RM,$(DESTDIR)$(PREFIX))rm -f \
-		'$(DESTDIR)$(BINDIR)/nsbench' '$(DESTDIR)$(BINDIR)/nsbench-bench' \
+		'$(DESTDIR)$(BINDIR)/nsbench' \
+		'$(DESTDIR)$(BINDIR)/nsbench-bench' \
 		'$(DESTDIR)$(LIBEXECDIR)/nsb-wl' \
-		$(foreach p,$(notdir $(MAN_PAGES)),'$(DESTDIR)$(MAN1DIR)/$(p)') \
+		$(foreach p,$(notdir $(MAN_PAGES)), \
+			'$(DESTDIR)$(MAN1DIR)/$(p)') \
 		$(foreach g,$(notdir $(wildcard plots/*.gp)), \
 			'$(DESTDIR)$(DATADIR)/plots/$(g)')
 	$(Q)rmdir '$(DESTDIR)$(LIBEXECDIR)' '$(DESTDIR)$(DATADIR)/plots' \
 		'$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
-HELP_install := make install    PREFIX=/usr/local DESTDIR=: programs, plot templates, man pages
+HELP_install := make install    PREFIX=/usr/local DESTDIR=: programs, plots, man pages
 HELP_man := make man        man pages from --help (help2man) into $(O)/man
 HELP_VARS += HELP_install HELP_man

@@ -131,14 +131,14 @@ ls "$results"/B/*.json >/dev/null 2>&1 || die "no results in $results/B"
 
 # Report and plots of the A/B: artifacts, not verdicts.
 if [ -n "$base" ]; then
+	A=("$results"/A/*.json) B=("$results"/B/*.json)
 	"$nsb" report --markdown --threshold="$threshold" \
-		--out="$out/report.md" "$results"/A/*.json -- "$results"/B/*.json ||
+		--out="$out/report.md" "${A[@]}" -- "${B[@]}" ||
 		echo "nsbench-ci: warning: no report" >&2
 	"$nsb" compare --format=json --threshold="$threshold" \
-		"$results"/A/*.json -- "$results"/B/*.json >"$out/compare.json" ||
-		true
+		"${A[@]}" -- "${B[@]}" >"$out/compare.json" || true
 	"$nsb" plot --out-dir="$out/plots" --stem=ab \
-		"$results"/A/*.json -- "$results"/B/*.json >/dev/null ||
+		"${A[@]}" -- "${B[@]}" >/dev/null ||
 		echo "nsbench-ci: warning: no A/B plots" >&2
 fi
 

@@ -23,12 +23,12 @@ enum nsb_tresult { NSB_T_OK, NSB_T_FAIL, NSB_T_SKIP };
 #define NSB_T_ERROR_PREFIX	"error: "
 
 struct nsb_tpoint {
-	const char *name;	/* the benchmark; '#' and blanks are replaced */
+	const char *name;	/* the benchmark; '#', blanks replaced */
 	enum nsb_tresult result;
-	char text[160];		/* after " # ": diagnostic or SKIP reason */
+	char text[160];		/* after " # ": diagnostic, SKIP reason */
 	char detail[240];	/* a "# " line before the result, or "" */
-	bool has_time;		/* measured in wall-clock time (not icount) */
-	double seconds;		/* then: the new run's median, for JUnit */
+	bool has_time;		/* measured in wall-clock time, not icount */
+	double seconds;		/* then: the new run's median (JUnit) */
 };
 
 bool nsb_tpoint_error(const struct nsb_tpoint *t);

@@ -133,14 +133,17 @@ if command -v xmllint >/dev/null; then
 		ok $? "$run: JUnit is well-formed XML (xmllint)"
 	done
 	s='/testsuites/testsuite'
-	[ "$(attr "$tmp/error.xml" "concat($s/@tests,'-',$s/@failures,'-',$s/@errors,'-',$s/@skipped)")" = 3-0-1-1 ]
+	counts="concat($s/@tests,'-',$s/@failures,'-',$s/@errors,'-',$s/@skipped)"
+	[ "$(attr "$tmp/error.xml" "$counts")" = 3-0-1-1 ]
 	ok $? "error run: tests=3 failures=0 errors=1 skipped=1"
 	[ "$(attr "$tmp/error.xml" "string(/testsuites/@errors)")" = 1 ]
 	ok $? "error run: <testsuites errors=1>"
-	[ "$(attr "$tmp/error.xml" "string($s/testcase[@name='fix/open/dev']/error/@message)")" = "patched: open: ENXIO" ]
+	msg="string($s/testcase[@name='fix/open/dev']/error/@message)"
+	[ "$(attr "$tmp/error.xml" "$msg")" = "patched: open: ENXIO" ]
 	ok $? "the error row is an <error> with its reason"
-	[ "$(attr "$tmp/slower.xml" "concat($s/@failures,'-',$s/@errors)")" = 1-0 ] &&
-		[ "$(attr "$tmp/slower.xml" "count($s/testcase/failure[@type='regression'])")" = 1 ]
+	[ "$(attr "$tmp/slower.xml" "$counts")" = 3-1-0-1 ] &&
+		[ "$(attr "$tmp/slower.xml" \
+			"count($s/testcase/failure[@type='regression'])")" = 1 ]
 	ok $? "regression run: one <failure type=regression>, errors=0"
 	# icount rows measure instructions, not time: no time= to report
 	[ "$(attr "$tmp/slower.xml" "count(//*[@time])")" = 0 ]
