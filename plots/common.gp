@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# common.gp — shared look of nsbench's plots, loaded by each template.
-# nsbench plot defines before the template runs (gnuplot -e):
-#   outfile   output path;  fmt  "svg" or "png"
-#   datafile  the data the template reads;  title_text  the plot's title
+# common.gp — shared look of nsbench's plots, loaded by plot.gp before the
+# template.  Variables: outfile, fmt ("svg" or "png"), title_text, and the
+# canvas in pixels, width and height: nsbench sizes each plot for a mail
+# or a slide (at most ~1200 px wide) and splits a large family instead.
 # Names of benchmarks contain '_': enhanced text would make subscripts.
 
-# width: templates with one slot per benchmark pass a wider canvas
 if (!exists("width")) width = 1000
 if (!exists("height")) height = 560
 if (fmt eq "png") {

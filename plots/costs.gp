@@ -7,7 +7,6 @@
 # (labels are data, read from the file: never code).
 # Variables from nsbench plot: nrows, unit_label, plus common.gp's.
 
-load dir."/common.gp"
 set multiplot layout 1,2 title title_text
 unset title
 set key off

@@ -7,31 +7,19 @@
  * gnuplot code.
  */
 #include <errno.h>
-#include <spawn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "src/costs.h"
+#include "src/gnuplot.h"
 #include "src/nsbench.h"
 
-extern char **environ;
-
-/* s as a gnuplot single-quoted string ('' is a quote). */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
+#define WHO "nsbench plot"
+#define COST_ROWS 32	/* rows of one chart: ~900 px high */
 
 /* A label for the data file: letters, digits and / : . _ + - only. */
 static void clean_label(char *buf, size_t len, const char *seed,
@@ -51,8 +39,11 @@ static double num(json_t *o, const char *key)
 	return json_number_value(json_object_get(o, key));
 }
 
-/* The rows of a costs JSON as the template's data; returns the count. */
-static int write_data(FILE *f, json_t *rows)
+/*
+ * Rows from..to of those with a shift as the template's data (f may be
+ * NULL to count); returns how many rows have a shift in all.
+ */
+static int write_data(FILE *f, json_t *rows, int from, int to)
 {
 	json_t *r;
 	size_t i;
@@ -64,117 +55,130 @@ static int write_data(FILE *f, json_t *rows)
 
 		if (!json_is_object(sh))
 			continue;	/* skipped or failed row */
+		if (!f || n < from || n >= to) {
+			n++;
+			continue;
+		}
 		clean_label(label, sizeof(label),
 			    nsb_json_str(r, "seed") ?: "?",
 			    nsb_json_str(r, "label") ?: "?");
-		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n", ++n,
-			num(sh, "est"), num(sh, "lo"), num(sh, "hi"),
-			num(r, "pct"), num(r, "pct_lo"), num(r, "pct_hi"),
-			label, !json_is_true(json_object_get(r, "unreliable")));
+		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n",
+			++n - from, num(sh, "est"), num(sh, "lo"),
+			num(sh, "hi"), num(r, "pct"), num(r, "pct_lo"),
+			num(r, "pct_hi"), label,
+			!json_is_true(json_object_get(r, "unreliable")));
 	}
 	return n;
 }
 
-static int gnuplot(const char *vars, const char *tmpl)
-{
-	const char *gp = getenv("NSB_GNUPLOT") ?: "gnuplot";
-	char *argv[] = { (char *)gp, (char *)vars, (char *)tmpl, NULL };
-	pid_t pid;
-	int st, err = posix_spawnp(&pid, gp, NULL, NULL, argv, environ);
-
-	if (err) {
-		fprintf(stderr, "nsbench plot: cannot run %s: %s (install "
-			"gnuplot-nox)\n", gp, strerror(err));
-		return -1;
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "nsbench plot: %s failed on %s\n", gp, tmpl);
-		return -1;
-	}
-	return 0;
-}
-
 static int render(const char *dir, const char *out, const char *fmt,
 		  const char *data, const char *templates, int nrows,
-		  bool icount)
+		  const char *title, bool icount)
 {
-	char vars[4200], tmpl[4200];
+	struct nsb_gp_args a = {
+		.kind = "costs", .outfile = out, .datafile = data,
+		.title = title, .unit = icount ? "instructions" : "ns",
+	};
+	char *vars = NULL, name[32];
+	int ret = -1;
 	FILE *f;
 
-	snprintf(vars, sizeof(vars), "%s/vars-%s.gp", dir, fmt);
-	snprintf(tmpl, sizeof(tmpl), "%s/costs.gp", templates);
-	f = fopen(vars, "w");
+	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
+	f = nsb_gp_create(dir, name, &vars);
 	if (!f)
 		return -1;
-	fprintf(f, "fmt = '%s'\nwidth = 1000\nheight = %d\nnrows = %d\n"
-		"unit_label = '%s'\noutfile = ", fmt, 120 + 24 * nrows, nrows,
-		icount ? "instructions" : "ns");
-	gp_quote(f, out);
-	fprintf(f, "\ndatafile = ");
-	gp_quote(f, data);
-	fprintf(f, "\ndir = ");
-	gp_quote(f, templates);
-	fprintf(f, "\ntitle_text = 'What each userns mount check costs "
-		"(on - off, same boot)'\n");
-	if (fclose(f))
+	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
+		fmt, 120 + 24 * nrows, nrows);
+	if (!fclose(f)) {
+		a.vars = vars;
+		ret = nsb_gp_run(templates, &a, WHO, NULL);
+	}
+	unlink(vars);
+	free(vars);
+	return ret;
+}
+
+/* Part p of np: rows p * COST_ROWS.. in svg and png. */
+static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
+		      const char *out_dir, const char *stem,
+		      const char *templates)
+{
+	static const char *const fmts[] = { "svg", "png" };
+	bool icount = json_is_true(json_object_get(root, "icount"));
+	char *data = NULL, name[32], suffix[16] = "", title[128], *out;
+	int i, ret = -1, rows = n - p * COST_ROWS;
+	FILE *f;
+
+	if (rows > COST_ROWS)
+		rows = COST_ROWS;
+	snprintf(name, sizeof(name), "costs-%d.dat", p);
+	f = nsb_gp_create(tmp, name, &data);
+	if (!f)
 		return -1;
-	return gnuplot(vars, tmpl);
+	write_data(f, json_object_get(root, "rows"), p * COST_ROWS,
+		   p * COST_ROWS + rows);
+	if (fclose(f))
+		goto out;
+	snprintf(title, sizeof(title), "What each userns mount check costs "
+		 "(on - off, same boot)");
+	if (np > 1) {
+		snprintf(suffix, sizeof(suffix), "-%d", p + 1);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 " (%d of %d)", p + 1, np);
+	}
+	for (i = 0; i < 2; i++) {
+		if (asprintf(&out, "%s/%s-costs%s.%s", out_dir, stem, suffix,
+			     fmts[i]) < 0)
+			goto out;
+		ret = render(tmp, out, fmts[i], data, templates, rows, title,
+			     icount);
+		if (!ret)
+			printf("%s\n", out);
+		free(out);
+		if (ret)
+			goto out;
+	}
+out:
+	free(data);
+	return ret;
 }
 
 int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		   const char *templates)
 {
-	static const char *const fmts[] = { "svg", "png" };
-	char tmp[] = "/tmp/nsbench-costplot.XXXXXX", data[64], out[4200];
 	json_t *root = nsb_json_load(json), *rows;
-	int n, i, ret = 2;
-	FILE *f;
+	char tmp[PATH_MAX] = "";
+	int n, p, np, ret = 2;
 
 	if (!root)
 		return 2;
 	rows = json_object_get(root, "rows");
 	if (!json_is_array(rows)) {
-		fprintf(stderr, "nsbench plot: %s: no 'rows' array (want the "
-			"output of nsbench report --json)\n", json);
+		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
+			"of nsbench report --json)\n", json);
 		goto out;
 	}
-	if (!mkdtemp(tmp)) {
-		perror("nsbench plot: mkdtemp");
-		goto out;
-	}
-	snprintf(data, sizeof(data), "%s/costs.dat", tmp);
-	f = fopen(data, "w");
-	if (!f)
-		goto clean;
-	n = write_data(f, rows);
-	if (fclose(f))
-		goto clean;
+	n = write_data(NULL, rows, 0, 0);
 	if (!n) {
-		fprintf(stderr, "nsbench plot: %s: no row with a shift\n", json);
-		goto clean;
+		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
+		goto out;
 	}
 	if (mkdir(out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "nsbench plot: %s: %s\n", out_dir,
-			strerror(errno));
-		goto clean;
+		fprintf(stderr, WHO ": %s: %s\n", out_dir, strerror(errno));
+		goto out;
 	}
-	for (i = 0; i < 2; i++) {
-		snprintf(out, sizeof(out), "%s/%s-costs.%s", out_dir, stem,
-			 fmts[i]);
-		if (render(tmp, out, fmts[i], data, templates, n,
-			   json_is_true(json_object_get(root, "icount"))))
-			goto clean;
-		printf("%s\n", out);
+	if (nsb_gp_mktmp(tmp, sizeof(tmp), "costplot")) {
+		perror(WHO ": private directory");
+		goto out;
 	}
+	np = (n + COST_ROWS - 1) / COST_ROWS;
+	for (p = 0; p < np; p++)
+		if (costs_part(tmp, root, n, p, np, out_dir, stem, templates))
+			goto out;
 	ret = 0;
-clean:
-	unlink(data);
-	for (i = 0; i < 2; i++) {
-		snprintf(out, sizeof(out), "%s/vars-%s.gp", tmp, fmts[i]);
-		unlink(out);
-	}
-	rmdir(tmp);
 out:
+	if (*tmp)
+		nsb_gp_rmtmp(tmp);
 	json_decref(root);
 	return ret;
 }

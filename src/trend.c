@@ -2,210 +2,176 @@
 /*
  * trend.c — a benchmark's history as a trend plot with its change points
  * marked.  The look is the stats engineer's template, plots/trend.gp
- * (median and CI band over time); this file only writes its data file and
- * a preamble of gnuplot variables and marks — a dashed line at each
- * change point with its size, and each segment's median as a flat line —
- * that the template's plot command then draws over.
+ * (median and CI band per run); this file only writes its data file and
+ * a preamble of gnuplot numbers and marks — a dashed line at each change
+ * point with its size, and each segment's median as a flat line — that
+ * the template's plot command then draws over.  Strings reach gnuplot as
+ * data (src/gnuplot.h), never as code.
  */
 #include <errno.h>
-#include <spawn.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "src/changepoint.h"
+#include "src/gnuplot.h"
 #include "src/history.h"
 #include "src/samples.h"
 
-extern char **environ;
+#define WHO "nsbench history plot"
 
-/* Quotes s for a gnuplot single-quoted string ('' escapes a quote). */
-static void gp_str(FILE *f, const char *s)
+/*
+ * The points as rows "run median ci_lo ci_hi label", runs numbered from 0:
+ * an axis by run, evenly spaced, reads better than one by the minute; the
+ * label is the kernel commit, else the run's date.
+ */
+static int write_data(FILE *f, const struct nsb_hrec *const *pts, size_t n)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-static time_t when(const struct nsb_hrec *r)
-{
-	struct tm tm = { 0 };
-
-	if (!r->timestamp ||
-	    !strptime(r->timestamp, "%Y-%m-%dT%H:%M:%S", &tm))
-		return 0;
-	return timegm(&tm);
-}
-
-static void put_time(FILE *f, time_t t)
-{
-	char buf[32];
-	struct tm tm;
-
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", gmtime_r(&t, &tm));
-	fprintf(f, "\"%s\"", buf);
-}
-
-static int write_data(const char *path, const struct nsb_hrec *const *pts,
-		      size_t n)
-{
-	FILE *f = fopen(path, "w");
+	const char *t;
+	char label[32];
 	size_t i;
 
-	if (!f)
-		return -1;
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s %.9g %.9g %.9g\n", pts[i]->timestamp,
-			pts[i]->median, pts[i]->ci_lo, pts[i]->ci_hi);
+	for (i = 0; i < n; i++) {
+		t = pts[i]->timestamp ?: "?";
+		if (pts[i]->kernel_commit && *pts[i]->kernel_commit)
+			snprintf(label, sizeof(label), "%.12s",
+				 pts[i]->kernel_commit);
+		else
+			snprintf(label, sizeof(label), "%.*s",
+				 (int)strcspn(t, "T"), t);
+		fprintf(f, "%zu %.9g %.9g %.9g ", i, pts[i]->median,
+			pts[i]->ci_lo, pts[i]->ci_hi);
+		nsb_gp_field(f, label, sizeof(label));
+		fputc('\n', f);
+	}
 	return fclose(f);
 }
 
-/* The change points and segment medians, drawn by whatever plots next. */
-static void marks(FILE *f, const struct nsb_hrec *const *pts, size_t n,
-		  const struct nsb_cp *cps, size_t ncp)
+/*
+ * The change points and segment medians, drawn over the template's plot:
+ * numbers only (positions by run, sizes in %), no text from the history.
+ */
+static void marks(FILE *f, size_t n, const struct nsb_cp *cps, size_t ncp)
 {
 	size_t i;
-	time_t mid;
 
-	fprintf(f, "set xdata time\nset timefmt \"%%Y-%%m-%%dT%%H:%%M:%%S\"\n");
 	for (i = 0; i < ncp; i++) {
-		const struct nsb_cp *cp = &cps[i];
+		double x = (double)cps[i].index - 0.5;
 
-		mid = when(pts[cp->index - 1]) / 2 + when(pts[cp->index]) / 2;
-		fprintf(f, "set arrow from ");
-		put_time(f, mid);
-		fprintf(f, ", graph 0 to ");
-		put_time(f, mid);
-		fprintf(f, ", graph 1 nohead dt 2 lw 2 lc rgb \"#c44e52\" "
-			"front\nset label \"change %+.2f %%\" at ", cp->pct);
-		put_time(f, mid);
-		fprintf(f, ", graph 0.96 offset 0.5,0 tc rgb \"#c44e52\" "
-			"front\n");
+		if (!isfinite(cps[i].pct))
+			continue;
+		fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead "
+			"dt 2 lw 2 lc rgb \"#c44e52\" front\n", x, x);
+		fprintf(f, "set label \"change %+.2f %%\" at %g, graph 0.96 "
+			"offset 0.5,0 tc rgb \"#c44e52\" front\n",
+			cps[i].pct, x);
 	}
 	/* each segment's median, as the change-point analysis sees it */
-	for (i = 0; i <= ncp; i++) {
+	for (i = 0; ncp && i <= ncp; i++) {
 		size_t from = i ? cps[i - 1].index : 0;
 		size_t to = i < ncp ? cps[i].index : n;
-		double m = i < ncp ? cps[i].before : ncp ? cps[ncp - 1].after :
-			   0;
+		double m = i < ncp ? cps[i].before : cps[ncp - 1].after;
 
-		if (!ncp)
-			break;
-		fprintf(f, "set arrow from ");
-		put_time(f, when(pts[from]));
-		fprintf(f, ", first %.9g to ", m);
-		put_time(f, when(pts[to - 1]));
-		fprintf(f, ", first %.9g nohead lw 3 lc rgb \"#dd8452\" "
-			"front\n", m);
+		if (!isfinite(m) || to <= from)
+			continue;
+		fprintf(f, "set arrow from %zu, first %.9g to %zu, first %.9g "
+			"nohead lw 3 lc rgb \"#dd8452\" front\n", from, m,
+			to - 1, m);
 	}
 }
 
-static int run_gnuplot(const char *vars, const char *tmpl)
-{
-	const char *gp = getenv("NSB_GNUPLOT") ?: "gnuplot";
-	char *argv[] = { (char *)gp, (char *)vars, (char *)tmpl, NULL };
-	pid_t pid;
-	int st, err;
-
-	err = posix_spawnp(&pid, gp, NULL, NULL, argv, environ);
-	if (err) {
-		fprintf(stderr, "nsbench history plot: cannot run %s: %s "
-			"(install gnuplot-nox)\n", gp, strerror(err));
-		return -1;
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "nsbench history plot: %s failed on %s\n", gp,
-			tmpl);
-		return -1;
-	}
-	return 0;
-}
-
-static int render(const struct nsb_trend_opts *o, const char *tmp,
-		  const char *stem, const char *fmt, const char *title,
-		  bool icount, const struct nsb_hrec *const *pts, size_t n,
+static int render(const struct nsb_trend_opts *o, const char *templates,
+		  const char *tmp, const char *data, const char *stem,
+		  const char *fmt, const char *title, bool icount, size_t n,
 		  const struct nsb_cp *cps, size_t ncp)
 {
-	char *vars = NULL, *out = NULL, *data = NULL, *tmpl = NULL;
+	struct nsb_gp_args a = {
+		.kind = "trend", .datafile = data, .title = title,
+		.unit = icount ? "guest instructions" : "ns",
+		.extra = "run, oldest first (labels: kernel commit, else date)",
+	};
+	char *vars = NULL, *out = NULL, name[32];
 	int ret = -1;
 	FILE *f;
 
-	if (asprintf(&vars, "%s/vars-%s.gp", tmp, fmt) < 0 ||
-	    asprintf(&data, "%s/trend.dat", tmp) < 0 ||
-	    asprintf(&tmpl, "%s/trend.gp", o->templates) < 0 ||
-	    asprintf(&out, "%s/%s.%s", o->out_dir, stem, fmt) < 0)
+	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
+	f = nsb_gp_create(tmp, name, &vars);
+	if (!f || asprintf(&out, "%s/%s.%s", o->out_dir, stem, fmt) < 0)
 		goto out;
-	if (write_data(data, pts, n))
+	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = 560\nnruns = %zu\n"
+		"label_every = %zu\n", fmt, n, (n + 14) / 15);
+	marks(f, n, cps, ncp);
+	if (fclose(f))
 		goto out;
-	f = fopen(vars, "w");
-	if (!f)
-		goto out;
-	fprintf(f, "fmt = '%s'\noutfile = ", fmt);
-	gp_str(f, out);
-	fprintf(f, "\ndatafile = ");
-	gp_str(f, data);
-	fprintf(f, "\ndir = ");
-	gp_str(f, o->templates);
-	fprintf(f, "\ntitle_text = ");
-	gp_str(f, title);
-	fprintf(f, "\nunit_label = '%s'\n", icount ? "guest instructions" :
-		"ns");
-	marks(f, pts, n, cps, ncp);
-	if (fclose(f) || run_gnuplot(vars, tmpl))
-		goto out;
-	printf("%s\n", out);
-	ret = 0;
+	f = NULL;
+	a.vars = vars;
+	a.outfile = out;
+	ret = nsb_gp_run(templates, &a, WHO, NULL);
+	if (!ret)
+		printf("%s\n", out);
 out:
-	if (data)
-		unlink(data);
-	if (vars)
-		unlink(vars);
+	if (f)
+		fclose(f);
 	free(vars);
 	free(out);
-	free(data);
-	free(tmpl);
 	return ret;
+}
+
+/*
+ * The templates: as given, but the default "plots" of a command run
+ * elsewhere than the top of the tree means "beside the program".
+ */
+static const char *templates_of(const struct nsb_trend_opts *o)
+{
+	if (o->templates && !strcmp(o->templates, "plots") &&
+	    !nsb_gp_has_templates(o->templates))
+		return nsb_gp_templates(NULL, WHO);
+	return nsb_gp_templates(o->templates, WHO);
 }
 
 int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 		   const struct nsb_hrec *const *pts, size_t n,
 		   const struct nsb_cp *cps, size_t ncp)
 {
-	char tmp[] = "/tmp/nsbench-trend.XXXXXX", stem[256], title[320];
+	static const char *const fmts[] = { "svg", "png" };
 	bool icount = n && !strcmp(pts[0]->unit, NSB_UNIT_ICOUNT);
+	bool want[] = { o->svg, o->png };
+	char tmp[PATH_MAX], stem[256], title[320], *data = NULL;
+	const char *templates;
 	size_t i;
-	int ret = 0;
+	int ret = -1;
+	FILE *f;
 
 	if (n < 2)
 		return 0;	/* no line to draw */
+	templates = templates_of(o);
+	if (!templates)
+		return -1;
 	if (mkdir(o->out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "nsbench history plot: %s: %s\n", o->out_dir,
-			strerror(errno));
+		fprintf(stderr, WHO ": %s: %s\n", o->out_dir, strerror(errno));
 		return -1;
 	}
-	if (!mkdtemp(tmp))
+	if (nsb_gp_mktmp(tmp, sizeof(tmp), "trend"))
 		return -1;
-	snprintf(stem, sizeof(stem), "%s-%s", o->stem, bench);
-	for (i = strlen(o->stem) + 1; stem[i]; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", stem[i]))
-			stem[i] = '_';
+	snprintf(stem, sizeof(stem), "%s-", o->stem);
+	nsb_gp_file_part(stem + strlen(stem), sizeof(stem) - strlen(stem),
+			 bench);
 	snprintf(title, sizeof(title), "%s: median and 95%% CI per run; "
 		 "%zu change point(s), dashed, segment medians orange",
 		 bench, ncp);
-	if (o->svg)
-		ret = render(o, tmp, stem, "svg", title, icount, pts, n, cps,
-			     ncp);
-	if (!ret && o->png)
-		ret = render(o, tmp, stem, "png", title, icount, pts, n, cps,
-			     ncp);
-	rmdir(tmp);
+	f = nsb_gp_create(tmp, "trend.dat", &data);
+	if (!f || write_data(f, pts, n))
+		goto out;
+	ret = 0;
+	for (i = 0; !ret && i < 2; i++)
+		if (want[i])
+			ret = render(o, templates, tmp, data, stem, fmts[i],
+				     title, icount, n, cps, ncp);
+out:
+	free(data);
+	nsb_gp_rmtmp(tmp);
 	return ret;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t61-compare-plot.sh — nsbench plot renders every template from the
-# fixtures (SVG and PNG), and a trend; skipped without gnuplot.
+# fixtures (SVG and PNG), a chart per benchmark family, and a trend;
+# skipped without gnuplot.
 
 set -u
 NSB=${NSB_BUILD:-build}/nsbench
@@ -19,16 +20,21 @@ fi
 "$NSB" plot --out-dir="$tmp" --templates="$(dirname "$0")/../plots" \
 	"$FIX/base.json" -- "$FIX/patched.json" >"$tmp/out" 2>"$tmp/err"
 ok $? "plot exits 0"
-for kind in ab depth dist; do
-	grep -q '<svg' "$tmp/nsbench-$kind.svg" 2>/dev/null
-	ok $? "$kind: SVG written"
-	head -c 8 "$tmp/nsbench-$kind.png" 2>/dev/null | grep -q PNG
-	ok $? "$kind: PNG written"
+# a chart per family: fix/exec, fix/open, fix/in_userns (depth: only it)
+for f in ab-fix_exec ab-fix_open ab-fix_in_userns depth-fix_in_userns \
+	dist-fix_exec dist-fix_open dist-fix_in_userns; do
+	grep -q '<svg' "$tmp/nsbench-$f.svg" 2>/dev/null
+	ok $? "$f: SVG written"
+	head -c 8 "$tmp/nsbench-$f.png" 2>/dev/null | grep -q PNG
+	ok $? "$f: PNG written"
 done
-grep -q 'in_userns (patched)' "$tmp/nsbench-depth.svg"
+[ "$(grep -c . "$tmp/out")" = 14 ]
+ok $? "plot prints the 14 files it wrote"
+grep -q 'in_userns (patched)' "$tmp/nsbench-depth-fix_in_userns.svg"
 ok $? "depth plot has a line per variant and side"
-grep -q 'exec/slow' "$tmp/nsbench-ab.svg"
-ok $? "A/B plot names the benchmarks"
+grep -q 'fix/exec' "$tmp/nsbench-ab-fix_exec.svg" &&
+	grep -q '>slow<' "$tmp/nsbench-ab-fix_exec.svg"
+ok $? "A/B plot names the family and its benchmarks"
 
 printf '%s\n' '2026-11-20T08:00:00Z 150100 150050 150160' \
 	'2026-11-21T08:00:00Z 150201 150150 150260' >"$tmp/trend.dat"

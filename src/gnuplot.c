@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gnuplot.c — the one way nsbench runs gnuplot (see gnuplot.h): private
+ * temporary files, labels cleaned into data fields, strings passed as
+ * arguments of `gnuplot -c`, templates found beside the program.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "src/gnuplot.h"
+
+extern char **environ;
+
+/* --- temporary files -------------------------------------------------- */
+
+int nsb_gp_mktmp(char *buf, size_t len, const char *what)
+{
+	const char *t = getenv("TMPDIR");
+
+	if (!t || t[0] != '/')
+		t = "/tmp";
+	if ((size_t)snprintf(buf, len, "%s/nsbench-%s.XXXXXX", t, what) >=
+	    len)
+		return -1;
+	return mkdtemp(buf) ? 0 : -1;
+}
+
+void nsb_gp_rmtmp(const char *dir)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	/* a flat directory of our own files */
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(dir);
+}
+
+FILE *nsb_gp_create(const char *dir, const char *name, char **path)
+{
+	char *p = NULL;
+	FILE *f = NULL;
+	int fd;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd >= 0) {
+		f = fdopen(fd, "w");
+		if (!f)
+			close(fd);
+	}
+	if (f && path)
+		*path = p;
+	else
+		free(p);
+	return f;
+}
+
+/* --- text that goes to gnuplot as data -------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s, 0 if there is none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (*s < 0x80)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, surrogates and what XML refuses */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90) ||
+	    (s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe))
+		return 0;
+	return n;
+}
+
+/*
+ * Copies the clean form of s into dst (cap bytes with the NUL; whole
+ * characters only); dst may be s.  field: for a data field, where a quote,
+ * a backslash or a newline would end or escape it.
+ */
+static void clean_into(char *dst, size_t cap, const char *s, bool field)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used = 0, w;
+
+	while (*p) {
+		w = utf8_len(p);
+		if (used + (w ? w : 1) >= cap)
+			break;
+		if (w > 1) {
+			memmove(dst + used, p, w);
+			used += w;
+			p += w;
+			continue;
+		}
+		if (!w)
+			dst[used] = '?';
+		else if (*p == '\n' && !field)
+			dst[used] = '\n';
+		else if (*p < 0x20 || *p == 0x7f)
+			dst[used] = ' ';
+		else if (field && *p == '"')
+			dst[used] = '\'';
+		else if (field && *p == '\\')
+			dst[used] = '/';
+		else
+			dst[used] = (char)*p;
+		used++;
+		p++;
+	}
+	dst[used] = 0;
+}
+
+void nsb_gp_field(FILE *f, const char *s, size_t max)
+{
+	char buf[1024];
+
+	if (max >= sizeof(buf))
+		max = sizeof(buf) - 1;
+	clean_into(buf, max + 1, s, true);
+	fprintf(f, "\"%s\"", buf);
+}
+
+void nsb_gp_clean(char *s)
+{
+	clean_into(s, strlen(s) + 1, s, false);
+}
+
+void nsb_gp_file_part(char *buf, size_t len, const char *s)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", s);
+	for (i = 0; buf[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", buf[i]))
+			buf[i] = '_';
+	if (buf[0] == '.')
+		buf[0] = '_';	/* no hidden file, no ".." */
+}
+
+/* --- templates -------------------------------------------------------- */
+
+bool nsb_gp_has_templates(const char *dir)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/plot.gp", dir) >= sizeof(p))
+		return false;
+	return !access(p, R_OK);
+}
+
+/* Owned by us or root and not writable by others: nobody else's code. */
+static bool trusted(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	return (st.st_uid == 0 || st.st_uid == geteuid()) &&
+	       !(st.st_mode & S_IWOTH);
+}
+
+static bool usable_dir(const char *dir)
+{
+	char p[PATH_MAX];
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/plot.gp", dir) >= sizeof(p))
+		return false;
+	return nsb_gp_has_templates(dir) && trusted(dir) && trusted(p);
+}
+
+const char *nsb_gp_templates(const char *given, const char *who)
+{
+	static const char *const rel[] = {
+		"../share/nsbench/plots", "../plots", "../../plots",
+	};
+	static char found[PATH_MAX];
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	size_t i;
+
+	if (given) {
+		if (nsb_gp_has_templates(given))
+			return given;
+		fprintf(stderr, "%s: %s: no plot.gp (--templates=DIR or "
+			"NSB_PLOTS names nsbench's plots/ directory)\n", who,
+			given);
+		return NULL;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	slash = n > 0 ? memrchr(exe, '/', (size_t)n) : NULL;
+	for (i = 0; slash && i < sizeof(rel) / sizeof(rel[0]); i++) {
+		*slash = 0;
+		if ((size_t)snprintf(found, sizeof(found), "%s/%s", exe,
+				     rel[i]) < sizeof(found) &&
+		    usable_dir(found))
+			return found;
+	}
+	if (usable_dir("plots"))
+		return "plots";
+	fprintf(stderr, "%s: no templates beside the program (../share/"
+		"nsbench/plots, ../plots) or in ./plots: give "
+		"--templates=DIR\n", who);
+	return NULL;
+}
+
+/* --- running ---------------------------------------------------------- */
+
+/* s for a POSIX shell: as is if plain, else '...' with '\'' for a '. */
+static void sh_quote(FILE *f, const char *s)
+{
+	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+			    "TUVWXYZ0123456789_-+=/.,:@%")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+static int spawn_wait(char **argv, const char *who)
+{
+	pid_t pid;
+	int st, err;
+
+	err = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
+	if (err) {
+		fprintf(stderr, "%s: cannot run %s: %s (install gnuplot-nox)\n",
+			who, argv[0], strerror(err));
+		return -1;
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "%s: %s failed on %s/%s.gp\n", who, argv[0],
+			argv[5], argv[3]);
+		return -1;
+	}
+	return 0;
+}
+
+int nsb_gp_run(const char *templates, const struct nsb_gp_args *a,
+	       const char *who, FILE *log)
+{
+	char *driver = NULL, *title = strdup(a->title ?: "");
+	char *unit = strdup(a->unit ?: "");
+	char *argv[12];
+	int i, ret = -1;
+
+	if (!title || !unit || asprintf(&driver, "%s/plot.gp", templates) < 0)
+		goto out;
+	/* shown text: no control characters, no broken UTF-8 */
+	nsb_gp_clean(title);
+	nsb_gp_clean(unit);
+	argv[0] = (char *)(getenv("NSB_GNUPLOT") ?: "gnuplot");
+	argv[1] = "-c";
+	argv[2] = driver;
+	argv[3] = (char *)a->kind;
+	argv[4] = (char *)a->vars;
+	argv[5] = (char *)templates;
+	argv[6] = (char *)a->outfile;
+	argv[7] = (char *)a->datafile;
+	argv[8] = title;
+	argv[9] = unit;
+	argv[10] = (char *)(a->extra ?: "");
+	argv[11] = NULL;
+	for (i = 0; log && argv[i]; i++) {
+		sh_quote(log, argv[i]);
+		fputc(argv[i + 1] ? ' ' : '\n', log);
+	}
+	ret = spawn_wait(argv, who);
+out:
+	free(driver);
+	free(title);
+	free(unit);
+	return ret;
+}
