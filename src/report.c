@@ -174,13 +174,40 @@ static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
 		      "so per-iteration costs are not distorted");
 }
 
+/*
+ * Length of the shell word at s: up to the first blank outside quotes, so
+ * a quoted argument with a blank in it is never split by a wrap.
+ */
+static size_t sh_word_len(const char *s)
+{
+	const char *p;
+	char q = 0;
+
+	for (p = s; *p; p++) {
+		if (q == '\'') {
+			if (*p == '\'')
+				q = 0;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		} else if (q) {
+			if (*p == '"')
+				q = 0;
+		} else if (*p == '\'' || *p == '"') {
+			q = *p;
+		} else if (*p == ' ') {
+			break;
+		}
+	}
+	return (size_t)(p - s);
+}
+
 /* A shell command, wrapped with backslashes at 72 columns. */
 static void print_cmd(FILE *f, const char *ind, const char *cmd)
 {
 	size_t col = 0;
 
 	while (*cmd) {
-		size_t w = strcspn(cmd, " ");
+		size_t w = sh_word_len(cmd);
 
 		if (col && col + 1 + w + 2 > 72) {
 			fputs(" \\\n", f);
@@ -202,26 +229,67 @@ static void print_cmd(FILE *f, const char *ind, const char *cmd)
 	fputc('\n', f);
 }
 
+/* s inside single quotes: each ' as '\'' (close, escaped quote, reopen). */
+static void sq_body(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+}
+
+/* " '<prefix><s>'": always quoted. */
+static void sh_quoted(FILE *f, const char *prefix, const char *s)
+{
+	fputs(" '", f);
+	sq_body(f, prefix);
+	sq_body(f, s);
+	fputc('\'', f);
+}
+
+/*
+ * Appends " <prefix><s>" to f as one shell word: as is if it has only
+ * plain characters, else in single quotes: pasted into sh it is the exact
+ * argument, whatever quotes, blanks or $ it holds.
+ */
+static void sh_word(FILE *f, const char *prefix, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
+
+	if (*s && !s[strspn(s, plain)] && !prefix[strspn(prefix, plain)])
+		fprintf(f, " %s%s", prefix, s);
+	else
+		sh_quoted(f, prefix, s);
+}
+
 /* The command line, shell-quoted where needed. */
 static void print_argv(FILE *f, const char *ind, int argc, char **argv)
 {
-	char buf[4096] = "nsbench";
-	size_t used = strlen(buf);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
 	int i;
 
-	for (i = 0; i < argc && used < sizeof(buf); i++)
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
-			strpbrk(argv[i], " \t'\"$*?&;|<>()") ? " '%s'" :
-			" %s", argv[i]);
-	print_cmd(f, ind, buf);
+	if (!m)
+		return;
+	fputs("nsbench", m);
+	for (i = 0; i < argc; i++)
+		sh_word(m, "", argv[i]);
+	if (!fclose(m))
+		print_cmd(f, ind, buf);
+	free(buf);
 }
 
+/* The bench command from a side's context; its values quoted likewise. */
 static void measure_cmd(FILE *f, const char *ind, const struct nsb_side *s)
 {
-	char buf[1024];
-
 	const char *cmd = nsb_side_ctx(s, "nsbench_command");
 	const char *exe = nsb_side_ctx(s, "executable");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
 
 	if (cmd) {
 		print_cmd(f, ind, cmd);
@@ -231,11 +299,20 @@ static void measure_cmd(FILE *f, const char *ind, const struct nsb_side *s)
 		fprintf(f, "%s(not recorded in %s)\n", ind, s->files[0]);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s --mode=%s --tier=%s --series=%s", exe,
-		 nsb_side_ctx(s, "nsbench_mode") ?: "native",
-		 nsb_side_ctx(s, "nsbench_tier") ?: "quick",
-		 nsb_side_ctx(s, "patch_series") ?: "none");
-	print_cmd(f, ind, buf);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	/* a first word with '=' would be an assignment: quote it */
+	if (strchr(exe, '='))
+		sh_quoted(m, "", exe);
+	else
+		sh_word(m, "", exe);
+	sh_word(m, "--mode=", nsb_side_ctx(s, "nsbench_mode") ?: "native");
+	sh_word(m, "--tier=", nsb_side_ctx(s, "nsbench_tier") ?: "quick");
+	sh_word(m, "--series=", nsb_side_ctx(s, "patch_series") ?: "none");
+	if (!fclose(m))
+		print_cmd(f, ind, buf + 1);
+	free(buf);
 }
 
 static void reproduce(FILE *f, bool md, const struct nsb_comparison *c)
