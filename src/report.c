@@ -18,6 +18,7 @@
 
 struct report_opts {
 	bool markdown;
+	bool gate;		/* exit 1 on a slower row, as compare does */
 	const char *out;
 	const char *perf_base, *perf_patched;	/* perf.data files */
 	struct nsb_perf perf;
@@ -375,6 +376,10 @@ static void report_usage(FILE *f)
 		"  --markdown        Markdown instead of plain text\n"
 		"  --out=FILE        write FILE (atomically) instead of "
 		"stdout\n"
+		"  --gate            exit 1 when a row is slower (compare's "
+		"exit status);\n"
+		"                    without it the report exits 0 unless the "
+		"input is bad\n"
 		"  --perf-base=FILE --perf-patched=FILE\n"
 		"                    perf.data of each side: adds the perf diff "
 		"share of\n"
@@ -391,6 +396,8 @@ static int report_opt(int key, const char *arg, void *data)
 		o->markdown = true;
 	else if (key == 'o')
 		o->out = arg;
+	else if (key == 'g')
+		o->gate = true;
 	else if (key == 'b')
 		o->perf_base = arg;
 	else if (key == 'p')
@@ -567,6 +574,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "markdown", no_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "gate", no_argument, NULL, 'g' },
 		{ "perf-base", required_argument, NULL, 'b' },
 		{ "perf-patched", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
@@ -606,7 +614,7 @@ int cmd_report(int argc, char **argv)
 		if (nsb_write_file_atomic(ro.out, text, len))
 			ret = 2;
 	}
-	if (!ret)
+	if (!ret && ro.gate)
 		ret = nsb_compare_status(&c);
 out:
 	free(text);
