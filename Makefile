@@ -134,10 +134,8 @@ clean:
 distclean: clean
 	$(Q)rm -f config.mak
 
-# Fragments add lines two ways: HELP_VARS += NAME, with the line in
-# $(NAME) (spaces as they are), or HELP_LINES += words (split on blanks,
-# so those lines pad with no-break spaces: printed as plain spaces, a
-# copied command must not carry U+00A0 into a shell).
+# Fragments add lines with HELP_VARS += NAME, the line in $(NAME) (a
+# variable keeps its spaces; a list of words would not).
 help:
 	@echo 'nsbench targets:'
 	@echo '  make            build everything (build/)'
@@ -149,6 +147,5 @@ help:
 	@echo '  make deps       install missing Debian packages (root)'
 	@echo '  make V=1 ...    show full commands'
 	@$(foreach v,$(HELP_VARS),echo '  $($(v))';)
-	@{ $(foreach h,$(HELP_LINES),echo '  $(h)';) } | LC_ALL=C sed 's/\xc2\xa0/ /g'
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -19,10 +19,10 @@ WORKLOADS ?=
 AB_ARGS ?=
 export NSB_CACHE
 
-# make help splits HELP_LINES on whitespace: the lines use no-break spaces.
-HELP_LINES += make kernels    build/cached guest kernels: BASE=$(BASE), SERIES=$(SERIES)
-HELP_LINES += make initramfs  guest image $(O)/guest/initramfs.cpio (PLAN=...)
-HELP_LINES += make ab         kernel A/B in QEMU: MODE=auto|icount|tcg|kvm ROUNDS=N WORKLOADS=...
+HELP_kernels := make kernels    build/cached guest kernels: BASE=$(BASE), SERIES=$(SERIES)
+HELP_initramfs := make initramfs  guest image $(O)/guest/initramfs.cpio (PLAN=...)
+HELP_ab := make ab         kernel A/B in QEMU: MODE=auto|icount|tcg|kvm ROUNDS=N WORKLOADS=...
+HELP_VARS += HELP_kernels HELP_initramfs HELP_ab
 
 .PHONY: kernels initramfs ab
 kernels:
