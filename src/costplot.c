@@ -55,6 +55,9 @@ static int write_data(FILE *f, json_t *rows, int from, int to)
 
 		if (!json_is_object(sh))
 			continue;	/* skipped or failed row */
+		/* a refused op is behaviour: its -800 would flatten the axis */
+		if (json_is_true(json_object_get(r, "decides")))
+			continue;
 		if (!f || n < from || n >= to) {
 			n++;
 			continue;

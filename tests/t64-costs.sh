@@ -123,4 +123,11 @@ if command -v gnuplot >/dev/null; then
 	[ -s "$tmp/plots/nsbench-costs.png" ] && [ ! -e "$tmp/pwned" ]
 	ok $? "plot --costs draws, and a hostile name runs nothing"
 fi
+# A refused op is no cost: the headline plot leaves it out.
+mk "$tmp/dec" yes nodev 6 'sys/open/dev/self/depth:8/manual_time!:3330:-813:0'
+"$nsb" report --json="$tmp/dec.json" "$tmp/dec" >/dev/null 2>&1
+"$nsb" plot --costs="$tmp/dec.json" --out-dir="$tmp/dplots" \
+	--templates="$top/plots" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'no row with a shift' "$tmp/err"
+ok $? "plot --costs leaves out the rows the check decides"
 tap_done
