@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * interleave.h — the in-boot check A/B: one run alternates a switch of the
- * userns-checks-toggles kernel in chunks and reports per state the median
- * cost per operation as the counters nsb_on, nsb_off1, nsb_off2 (in the
- * entry's time_unit), nsb_chunk_ops the chunk size.  See interleave.c.
+ * interleave.h — the in-boot check A/B: one run alternates a switch of
+ * the userns-checks-toggles kernel in chunks and reports per state the
+ * central mean cost per operation as the counters nsb_on, nsb_off1,
+ * nsb_off2 (in the entry's time_unit), nsb_chunk_ops the chunk size.
+ * See interleave.c.
  */
 #ifndef NSB_BENCH_SYS_INTERLEAVE_H
 #define NSB_BENCH_SYS_INTERLEAVE_H
@@ -18,7 +19,8 @@ enum nsb_ilv_state { NSB_ILV_ON, NSB_ILV_OFF1, NSB_ILV_OFF2, NSB_ILV_COUNT };
 
 /*
  * Switch SW (kernel.userns_checks.SW) for every sys/ benchmark of this
- * run, chunk orders drawn from seed (the A/B round's); *applied is false where the kernel has no such switch (stock: the
+ * run, chunk orders drawn from seed (the A/B round's); *applied is
+ * false where the kernel has no such switch (stock: the
  * chunks run all the same).  -1 after printing why.
  */
 int nsb_interleave_init(const char *sw, uint64_t seed, bool *applied);
