@@ -21,6 +21,8 @@
  * The timer runs from the first gb_keep_running() that returns true until
  * the one that returns false.  The loop's fast path is inline below: a
  * decrement and a branch, the same as Google Benchmark's own range-for.
+ * The slow path hands it batches of up to ~10 ms (a call and a clock read
+ * each), so that an interrupt ends a long run within that time.
  * Everything else is implemented in gbench.cc, the project's only C++.
  */
 #ifndef NSB_GBENCH_H
@@ -37,6 +39,8 @@ extern "C" {
 struct gb_state {
 	int64_t left;		/* iterations left in this batch */
 	void *st;		/* benchmark::State */
+	int64_t batch;		/* size of the last batch handed out */
+	int64_t batch_ns;	/* when (CLOCK_MONOTONIC ns) */
 };
 
 struct gb_bench;		/* benchmark::internal::Benchmark */
@@ -152,14 +156,30 @@ void gb_initialize(int *argc, char **argv);
 /* True (and a message on stderr) if argv holds flags nobody understood. */
 bool gb_report_unrecognized(int argc, char **argv);
 void gb_add_context(const char *key, const char *value);
-/* Runs what --benchmark_filter selects; returns how many ran. */
+/*
+ * How many benchmarks --benchmark_filter selects, without running any;
+ * -1 (and libbenchmark's message on stderr) for a filter that is no regex.
+ */
+int gb_count_selected(void);
+/* --benchmark_list_tests: gb_run_specified() lists, runs nothing. */
+bool gb_list_only(void);
+/*
+ * Besides the console, write the run as it goes to these descriptors
+ * (-1: not at all; never closed here): Google Benchmark JSON to results,
+ * format "json", "csv" or "console" (Google Benchmark's file formats) to
+ * user.
+ */
+void gb_set_outputs(int results, int user, const char *format);
+/* Runs what --benchmark_filter selects; returns how many it selected. */
 int gb_run_specified(void);
 /*
- * Stop the run early (from a signal handler): every running and later
- * benchmark ends at its next batch with error "interrupted".
+ * Stop the run early (from a signal handler): the running benchmark ends
+ * at its next batch with error "interrupted"; the ones after it do not
+ * start and are left out of every report (gb_not_started() counts them).
  */
 void gb_interrupt(void);
 bool gb_was_interrupted(void);
+int gb_not_started(void);
 
 #ifdef __cplusplus
 }

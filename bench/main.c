@@ -5,13 +5,26 @@
  *
  * nsbench's own flags come first and are removed; everything else
  * (--benchmark_filter, --benchmark_repetitions, --benchmark_min_time,
- * --benchmark_format, ...) passes to Google Benchmark unchanged.
+ * --benchmark_format, ...) passes to Google Benchmark unchanged, except
+ * --benchmark_out and --benchmark_out_format: the user's file is written
+ * here, beside the results file, through a temporary renamed at the end.
+ *
+ * Files in progress are <file>.XXXXXX.partial, made with O_EXCL in the
+ * file's directory (no name to plant a symlink at) and flock()ed while the
+ * run lives: an unlocked one is a killed run's leftover, and the next run
+ * says so.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +32,7 @@
 #include "bench/registry.h"
 #include "bench/sys/interleave.h"
 #include "src/nsbench.h"
+#include "workloads/fixture.h"
 
 struct options {
 	struct nsb_run_info info;
@@ -30,7 +44,18 @@ struct options {
 	const char *interleave;	/* --interleave=SWITCH */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
+	const char *filter;	/* the last --benchmark_filter= */
+	const char *gb_out;	/* --benchmark_out=FILE, taken from libbenchmark */
+	const char *gb_out_format;	/* --benchmark_out_format=F, likewise */
 };
+
+/* A file being written: fd on path (<file>.XXXXXX.partial), then file. */
+struct pending {
+	int fd;
+	char path[PATH_MAX];
+};
+
+static struct pending results = { .fd = -1 }, user_out = { .fd = -1 };
 
 static void usage(FILE *f)
 {
@@ -56,7 +81,11 @@ static void usage(FILE *f)
 "  --list                list the benchmark families and exit\n"
 "\n"
 "Google Benchmark options pass through, e.g. --benchmark_filter=in_userns\n"
-"--benchmark_repetitions=5 --benchmark_min_time=0.1 (see --help below).\n");
+"--benchmark_repetitions=5 --benchmark_min_time=0.1 (see --help below);\n"
+"--benchmark_out=FILE writes FILE too, in --benchmark_out_format's format.\n"
+"Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the running benchmark at its next\n"
+"batch, starts no other and writes the results file marked incomplete\n"
+"(exit 130); a second one quits at once and writes nothing.\n");
 }
 
 /* --context=KEY=VALUE: a plain key, so results files stay greppable. */
@@ -76,6 +105,53 @@ static int add_context(struct options *o, const char *arg)
 	}
 	o->context[o->ncontext++] = arg;
 	return 0;
+}
+
+/* A --benchmark_*format= value libbenchmark takes (else it exits 0). */
+static bool gb_format_ok(const char *f)
+{
+	return !strcmp(f, "console") || !strcmp(f, "json") || !strcmp(f, "csv");
+}
+
+/*
+ * The Google Benchmark flags nsbench looks at: the output file and its
+ * format are taken over (1: not for libbenchmark), and every format is
+ * checked here, since libbenchmark answers a bad one with its usage and
+ * exit status 0.
+ */
+static int gb_flag(struct options *o, const char *arg)
+{
+	const char *v = strchr(arg, '=');
+	size_t len = v ? (size_t)(v - arg) : strlen(arg);
+
+	if (!v)
+		return 0;
+	v++;
+	if (len == 18 && !strncmp(arg, "--benchmark_filter", len))
+		o->filter = v;
+	if (len == 18 && !strncmp(arg, "--benchmark_format", len) &&
+	    !gb_format_ok(v))
+		goto bad_format;
+	if (len == 15 && !strncmp(arg, "--benchmark_out", len)) {
+		if (!*v) {
+			fprintf(stderr, "nsbench-bench: --benchmark_out= needs "
+				"a file name\n");
+			return -1;
+		}
+		o->gb_out = v;
+		return 1;
+	}
+	if (len == 22 && !strncmp(arg, "--benchmark_out_format", len)) {
+		if (!gb_format_ok(v))
+			goto bad_format;
+		o->gb_out_format = v;
+		return 1;
+	}
+	return 0;
+bad_format:
+	fprintf(stderr, "nsbench-bench: %.*s must be console, json or csv, "
+		"not '%s'\n", (int)len, arg, v);
+	return -1;
 }
 
 /* Our options are long-only and must be written --name=value. */
@@ -111,7 +187,12 @@ static int parse_options(int *argc, char **argv, struct options *o)
 		char *fake[3] = { argv[0], arg, NULL };
 
 		if (!strncmp(arg, "--benchmark_", 12) || !strncmp(arg, "--v=", 4)) {
-			argv[kept++] = arg;	/* Google Benchmark's */
+			int taken = gb_flag(o, arg);
+
+			if (taken < 0)
+				return -1;
+			if (!taken)
+				argv[kept++] = arg;	/* Google Benchmark's */
 			continue;
 		}
 		optind = 1;
@@ -160,6 +241,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	}
 	argv[kept] = NULL;
 	*argc = kept;
+	if (o->gb_out_format && !o->gb_out) {
+		fprintf(stderr, "nsbench-bench: --benchmark_out_format needs "
+			"--benchmark_out=FILE (the results file is --out)\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -201,9 +287,35 @@ static char *command_line(int argc, char **argv)
 	return cmd;
 }
 
+static volatile sig_atomic_t signals;
+
+static void say(const char *msg, size_t len)
+{
+	(void)!write(STDERR_FILENO, msg, len);
+}
+
+#define SAY(lit) say(lit, sizeof(lit) - 1)
+
+/*
+ * The first signal ends the run at the running benchmark's next batch;
+ * a second one quits at once.  Either way the scenario workers and their
+ * mounts and namespaces go with us (they die with their parent).
+ */
 static void on_signal(int sig)
 {
+	if (signals++) {
+		nsb_interleave_restore();
+		if (results.fd >= 0)
+			unlink(results.path);
+		if (user_out.fd >= 0)
+			unlink(user_out.path);
+		SAY("nsbench-bench: interrupted again: quitting now, "
+		    "no results written\n");
+		_exit(130);
+	}
 	gb_interrupt();
+	SAY("nsbench-bench: interrupted: stopping the running benchmark "
+	    "(again to quit at once)\n");
 }
 
 static void install_signal_handlers(void)
@@ -217,21 +329,124 @@ static void install_signal_handlers(void)
 }
 
 /*
- * Google Benchmark writes the file at the end of the run; we then mark it
- * complete or not and move it into place atomically.
+ * A .partial file nobody holds locked in DIR is the unfinished output of
+ * a run that was killed before it could write its file: say what it is
+ * (it is left for the user to look at or remove).
  */
-static int finish_results(const char *partial, const char *out, int ran)
+static void note_leftovers(const char *dir)
 {
-	json_t *root = nsb_json_load(partial);
-	json_t *ctx;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		int fd;
+
+		if (len <= 8 || strcmp(e->d_name + len - 8, ".partial"))
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* a symlink, or gone */
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    !flock(fd, LOCK_SH | LOCK_NB))
+			fprintf(stderr, "nsbench-bench: note: %s/%s: an "
+				"interrupted run's unfinished output (killed?), "
+				"not a results file\n", dir, e->d_name);
+		close(fd);
+	}
+	closedir(d);
+}
+
+/*
+ * Creates FILE.XXXXXX.partial in FILE's directory: O_EXCL, so nothing
+ * planted under any name is followed or overwritten; locked for the
+ * run's life; mode as a plain create would give FILE (mode & ~umask).
+ */
+static int pending_open(struct pending *p, const char *file, mode_t mode)
+{
+	char *copy = strdup(file);
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (!copy)
+		return -1;
+	note_leftovers(dirname(copy));
+	free(copy);
+	if (snprintf(p->path, sizeof(p->path), "%s.XXXXXX.partial", file) >=
+	    (int)sizeof(p->path)) {
+		fprintf(stderr, "nsbench-bench: %s: name too long\n", file);
+		return -1;
+	}
+	p->fd = mkostemps(p->path, 8, O_CLOEXEC);
+	if (p->fd < 0) {
+		fprintf(stderr, "nsbench-bench: cannot create %s: %s\n",
+			p->path, strerror(errno));
+		p->path[0] = 0;
+		return -1;
+	}
+	if (flock(p->fd, LOCK_EX) || fchmod(p->fd, mode & ~mask)) {
+		fprintf(stderr, "nsbench-bench: %s: %s\n", p->path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void pending_drop(struct pending *p)
+{
+	if (p->fd < 0)
+		return;
+	unlink(p->path);
+	close(p->fd);
+	p->fd = -1;
+}
+
+/* The user's --benchmark_out file, complete as libbenchmark writes it. */
+static int finish_user_out(const char *file)
+{
+	if (user_out.fd < 0)
+		return 0;
+	if (fsync(user_out.fd) || rename(user_out.path, file)) {
+		fprintf(stderr, "nsbench-bench: --benchmark_out: %s: %s\n",
+			file, strerror(errno));
+		pending_drop(&user_out);
+		return -1;
+	}
+	close(user_out.fd);
+	user_out.fd = -1;
+	return 0;
+}
+
+/*
+ * The results as libbenchmark wrote them to our .partial file, marked
+ * complete or not, written into place atomically; the .partial goes.
+ */
+static int finish_results(const char *out, int ran)
+{
 	bool interrupted = gb_was_interrupted();
+	json_error_t err;
+	json_t *root, *ctx;
+	char n[32];
 	int ret;
 
-	if (!root)
+	if (lseek(results.fd, 0, SEEK_SET)) {
+		fprintf(stderr, "nsbench-bench: %s: %s\n", results.path,
+			strerror(errno));
 		return -1;
+	}
+	root = json_loadfd(results.fd, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		fprintf(stderr, "nsbench-bench: %s:%d:%d: invalid JSON: %s\n",
+			results.path, err.line, err.column, err.text);
+		return -1;
+	}
 	ctx = json_object_get(root, "context");
 	if (!json_is_object(ctx)) {
-		fprintf(stderr, "%s: no context object\n", partial);
+		fprintf(stderr, "%s: no context object\n", results.path);
 		json_decref(root);
 		return -1;
 	}
@@ -240,11 +455,33 @@ static int finish_results(const char *partial, const char *out, int ran)
 	json_object_set_new(ctx, "nsbench_end_reason",
 			    json_string(interrupted ? "interrupted" :
 					ran ? "finished" : "no benchmark matched"));
+	if (interrupted) {
+		snprintf(n, sizeof(n), "%d", gb_not_started());
+		json_object_set_new(ctx, "nsbench_not_started", json_string(n));
+	}
 	ret = nsb_json_write_atomic(out, root);
 	json_decref(root);
-	if (!ret)
-		unlink(partial);
+	if (!ret) {
+		pending_drop(&results);
+		return 0;
+	}
+	/* Kept: a long run's numbers are worth more than a tidy directory. */
+	fprintf(stderr, "nsbench-bench: the run's output stays in %s\n",
+		results.path);
+	close(results.fd);
+	results.fd = -1;
 	return ret;
+}
+
+/* Same file (by name, or by inode once it exists)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 static char *default_label(const struct options *o)
@@ -257,11 +494,27 @@ static char *default_label(const struct options *o)
 	return label;
 }
 
+/* Nothing selected: one line, before any file is made. */
+static int check_selection(const struct options *o)
+{
+	int n = gb_count_selected();
+
+	if (n < 0)
+		return -1;
+	if (!n) {
+		fprintf(stderr, "nsbench-bench: no benchmark matches '%s'; see "
+			"--list (families) or --benchmark_list_tests (names)\n",
+			o->filter ? o->filter : "");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .results_dir = "results" };
 	const struct nsb_bench *b;
-	char *label = NULL, *out = NULL, *partial = NULL, *outflag = NULL;
+	char *label = NULL, *out = NULL;
 	char **gargv = NULL, *command = command_line(argc, argv);
 	int gargc, ran, ret = 2, i;
 
@@ -278,29 +531,13 @@ int main(int argc, char **argv)
 		o.info.tier = "quick";
 
 	/* argv for libbenchmark: ours first so the user's flags win. */
-	gargv = calloc(argc + 4, sizeof(*gargv));
+	gargv = calloc(argc + 2, sizeof(*gargv));
+	if (!gargv)
+		goto out;
 	gargc = 0;
 	gargv[gargc++] = argv[0];
 	if (o.tier == NSB_TIER_QUICK)
 		gargv[gargc++] = "--benchmark_min_time=0.05";
-	/* Listing or help runs no benchmark: no results file to write. */
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") ||
-		    !strncmp(argv[i], "--benchmark_list_tests", 22))
-			o.no_results = true;
-	if (!o.no_results) {
-		if (o.out)
-			out = strdup(o.out);
-		else {
-			mkdir(o.results_dir, 0755);
-			out = nsb_results_path(o.results_dir, label);
-		}
-		if (!out || asprintf(&partial, "%s.partial", out) < 0 ||
-		    asprintf(&outflag, "--benchmark_out=%s", partial) < 0)
-			goto out;
-		gargv[gargc++] = outflag;
-		gargv[gargc++] = "--benchmark_out_format=json";
-	}
 	for (i = 1; i < argc; i++)
 		gargv[gargc++] = argv[i];
 	gargv[gargc] = NULL;
@@ -308,6 +545,40 @@ int main(int argc, char **argv)
 	gb_initialize(&gargc, gargv);
 	if (gb_report_unrecognized(gargc, gargv))
 		goto out;
+	for (b = nsb_benchmarks; b->name; b++)
+		b->reg(o.tier);
+	if (check_selection(&o))
+		goto out;
+	/* Listing runs no benchmark: no file to write. */
+	if (gb_list_only()) {
+		gb_run_specified();
+		ret = 0;
+		goto out;
+	}
+
+	/* From here on a signal stops the run, and cleans up. */
+	nsb_worker_interrupted = gb_was_interrupted;
+	install_signal_handlers();
+	if (!o.no_results) {
+		if (o.out)
+			out = strdup(o.out);
+		else {
+			mkdir(o.results_dir, 0755);
+			out = nsb_results_path(o.results_dir, label);
+		}
+		if (!out)
+			goto out;
+		if (o.gb_out && same_file(o.gb_out, out)) {
+			fprintf(stderr, "nsbench-bench: --benchmark_out names the "
+				"results file (%s); --out alone writes it\n", out);
+			goto out;
+		}
+		if (pending_open(&results, out, 0644))
+			goto out;
+	}
+	if (o.gb_out && pending_open(&user_out, o.gb_out, 0666))
+		goto out;
+	gb_set_outputs(results.fd, user_out.fd, o.gb_out_format);
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
@@ -329,32 +600,32 @@ int main(int argc, char **argv)
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
 	}
-	for (b = nsb_benchmarks; b->name; b++)
-		b->reg(o.tier);
 
-	install_signal_handlers();
 	ran = gb_run_specified();
 	nsb_interleave_restore();
 	ret = 0;
-	if (!o.no_results) {
-		if (finish_results(partial, out, ran))
+	if (finish_user_out(o.gb_out))
+		ret = 2;
+	if (results.fd >= 0) {
+		if (finish_results(out, ran))
 			ret = 2;
 		else
 			fprintf(stderr, "nsbench-bench: results in %s%s\n", out,
-				gb_was_interrupted() ? " (incomplete: interrupted)" : "");
+				gb_was_interrupted() ?
+				" (incomplete: interrupted)" : "");
 	}
-	if (!ran) {
-		fprintf(stderr, "nsbench-bench: no benchmark matched the filter\n");
-		ret = 2;
-	}
-	if (gb_was_interrupted())
+	if (gb_was_interrupted()) {
+		fprintf(stderr, "nsbench-bench: interrupted: %d of %d "
+			"benchmarks not started\n", gb_not_started(), ran);
 		ret = 130;
+	}
 out:
+	/* An error before the end: no file half-written stays behind. */
+	pending_drop(&results);
+	pending_drop(&user_out);
 	free(command);
 	free(label);
 	free(out);
-	free(partial);
-	free(outflag);
 	free(gargv);
 	return ret;
 }

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Nothing left behind: after a normal run of sys/ benchmarks (including a
-# scenario the kernel refuses), after runs interrupted with SIGINT and
-# SIGTERM, one killed with SIGKILL and one that failed (its scenario worker
-# killed under it), the host has the same mounts, no process of the run's
-# session, no namespace the run created, no setuid or file-caps file in
-# /tmp, no scratch directory and no new loop device.
+# scenario the kernel refuses), after runs interrupted with SIGINT (once,
+# and twice: quit at once) and SIGTERM, one killed with SIGKILL and one
+# that failed (its scenario worker killed under it), the host has the
+# same mounts, no process of the run's session, no namespace the run
+# created, no setuid or file-caps file in /tmp, no scratch directory and
+# no new loop device.
 
 set -u
 bench=${NSB_BUILD:-build}/bench/nsbench-bench
@@ -116,13 +117,17 @@ interrupted_run() {
 	if [ "$sig" = WORKER ]; then
 		# A failed run: the scenario worker dies under the benchmark.
 		kill -s KILL $(cat /proc/$pid/task/*/children)
+	elif [ "$sig" = INT2 ]; then
+		# The impatient user: the second one quits at once.
+		kill -s INT $pid
+		kill -s INT $pid
 	else
 		kill -s "$sig" $pid
 	fi
 	wait $pid
 	rc=$?
 	case $sig in
-	INT|TERM)
+	INT|TERM|INT2)
 		ok $([ $rc -eq 130 ]; echo $?) "SIG$sig: nsbench-bench exits 130 (got $rc)" ;;
 	KILL)
 		ok $([ $rc -eq 137 ]; echo $?) "SIGKILL: killed (got $rc)" ;;
@@ -168,6 +173,7 @@ ok $([ -z "$left" ]; echo $?) "no process of the normal run is left${left:+: $le
 check_host normal
 
 interrupted_run INT
+interrupted_run INT2
 interrupted_run TERM
 interrupted_run KILL
 interrupted_run WORKER

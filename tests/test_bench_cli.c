@@ -2,15 +2,23 @@
 /*
  * test_bench_cli — nsbench-bench as a user runs it: the results file is
  * Google Benchmark JSON with every provenance key, written atomically;
- * bad flags are refused with a message; SIGINT leaves a results file
- * marked incomplete.  Finds the binary under $NSB_BUILD.
+ * bad flags and a filter that matches nothing are refused with one line
+ * and leave no file; --benchmark_out=FILE writes FILE too, in its format;
+ * SIGINT ends the run at once, keeps the finished benchmarks, marks the
+ * running one and starts no other; the .partial file cannot be planted
+ * and a killed run's leftover is named by the next run.  Finds the binary
+ * under $NSB_BUILD.  Only models/ benchmarks: no root needed.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -18,6 +26,17 @@
 #include "tests/tap.h"
 
 static char bench[512], nsbench[512], dir[64] = "/tmp/nsb-test-cli-XXXXXX";
+
+/*
+ * Fixed iterations (fast, whatever the min time), then two that run by
+ * time: with a long min time the first of them is running for seconds.
+ */
+#define FILTER_SIGINT "--benchmark_filter=^models/in_userns/(2015/cold/hit/" \
+	"depth:[01]/|now/hot/(hit|miss)/depth:0$)"
+#define FINISHED_1 "models/in_userns/2015/cold/hit/depth:0/iterations:400/manual_time"
+#define FINISHED_2 "models/in_userns/2015/cold/hit/depth:1/iterations:400/manual_time"
+#define RUNNING "models/in_userns/now/hot/hit/depth:0"
+#define NOT_STARTED "models/in_userns/now/hot/miss/depth:0"
 
 /* Runs the bench with args (a shell word list); returns its exit code. */
 static int run(const char *args, const char *stderr_file)
@@ -31,18 +50,67 @@ static int run(const char *args, const char *stderr_file)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static bool file_contains(const char *path, const char *needle)
+static char *slurp(const char *path)
 {
-	char buf[4096] = "";
+	static char buf[65536];
 	FILE *f = fopen(path, "r");
 	size_t n;
 
+	buf[0] = 0;
 	if (!f)
-		return false;
+		return buf;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = 0;
 	fclose(f);
-	return strstr(buf, needle) != NULL;
+	return buf;
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	return strstr(slurp(path), needle) != NULL;
+}
+
+static int lines_of(const char *path)
+{
+	const char *p = slurp(path);
+	int n = 0;
+
+	for (; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* Files in d whose name ends in suffix (NULL: every file). */
+static int count_files(const char *d, const char *suffix)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((e = readdir(dp))) {
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' && (len == 1 || !strcmp(e->d_name, "..")))
+			continue;
+		if (!suffix || (len >= strlen(suffix) &&
+				!strcmp(e->d_name + len - strlen(suffix), suffix)))
+			n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+static char *subdir(const char *name)
+{
+	static char path[8][160];
+	static int i;
+	char *p = path[i++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	mkdir(p, 0755);
+	return p;
 }
 
 static const char *ctx_str(json_t *root, const char *key)
@@ -50,6 +118,66 @@ static const char *ctx_str(json_t *root, const char *key)
 	const char *v = json_string_value(
 		json_object_get(json_object_get(root, "context"), key));
 	return v ? v : "(missing)";
+}
+
+static json_t *find(json_t *root, const char *name)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+		if (!strcmp(json_string_value(json_object_get(b, "name")), name))
+			return b;
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Starts the bench with argv (NULL-terminated), output to log. */
+static pid_t start(const char *log, char *const *args)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(bench, args);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Waits up to 60 s until log holds needle n times; false if not. */
+static bool wait_for(const char *log, const char *needle, int n)
+{
+	for (int waited = 0; waited < 600; waited++) {
+		const char *p = slurp(log);
+		int found = 0;
+
+		while ((p = strstr(p, needle)) && ++found < n)
+			p++;
+		if (found >= n)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+static int exit_code(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* `nsbench summary` reads what nsbench-bench wrote, refuses junk. */
@@ -83,8 +211,8 @@ static void test_results_file(void)
 		"cpu_model", "cpu_governor", "cpu_boost", "host_name",
 		"library_build_type", "nsbench_complete", "nsbench_end_reason",
 	};
-	char out[128], args[512], partial[160];
-	json_t *root, *benchmarks, *b;
+	char out[128], args[512];
+	json_t *root, *b;
 	json_error_t err;
 	size_t i, samples = 0, aggregates = 0;
 	int missing = 0;
@@ -106,8 +234,7 @@ static void test_results_file(void)
 	is_str(ctx_str(root, "nsbench_complete"), "true", "marked complete");
 	is_str(ctx_str(root, "patch_series"), "demo", "--series recorded");
 	is_str(ctx_str(root, "nsbench_mode"), "native", "mode defaults to native");
-	benchmarks = json_object_get(root, "benchmarks");
-	json_array_foreach(benchmarks, i, b) {
+	json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
 		const char *rt = json_string_value(json_object_get(b, "run_type"));
 
 		samples += rt && !strcmp(rt, "iteration") &&
@@ -118,14 +245,30 @@ static void test_results_file(void)
 	is_int(samples, 6, "3 repetitions x 2 benchmarks as iteration entries");
 	ok(aggregates >= 8, "with Google Benchmark's aggregates (%zu)", aggregates);
 	json_decref(root);
-	snprintf(partial, sizeof(partial), "%s.partial", out);
-	ok(access(partial, F_OK) != 0, "no partial file left behind");
+	is_int(count_files(dir, ".partial"), 0, "no partial file left behind");
 	test_summary(out);
+}
+
+/* refused(args, message): exit 2, one line on stderr, no file made. */
+static void refused(const char *what, const char *args, const char *msg)
+{
+	char errf[160], full[1024];
+	char *d = subdir("refused");
+	int rc;
+
+	snprintf(errf, sizeof(errf), "%s/refused.err", dir);
+	snprintf(full, sizeof(full), "--out=%s/r.json %s", d, args);
+	rc = run(full, errf);
+	ok(rc == 2 && lines_of(errf) == 1 && file_contains(errf, msg) &&
+	   count_files(d, NULL) == 0,
+	   "%s: exit 2 (%d), one line, no file", what, rc);
+	if (!file_contains(errf, msg) || lines_of(errf) != 1)
+		diag("stderr: %s", slurp(errf));
 }
 
 static void test_bad_flags(void)
 {
-	char errf[128];
+	char errf[128], args[512];
 
 	snprintf(errf, sizeof(errf), "%s/err", dir);
 	is_int(run("--bogus", errf), 2, "an unknown nsbench flag exits 2");
@@ -137,48 +280,218 @@ static void test_bad_flags(void)
 	       "an unknown libbenchmark flag exits 2");
 	ok(file_contains(errf, "unrecognized command-line flag"),
 	   "with libbenchmark's own message");
+	refused("a filter matching nothing", "--benchmark_filter=no-such-benchmark",
+		"no benchmark matches 'no-such-benchmark'; see --list");
+	refused("a filter that is no regex", "'--benchmark_filter=('",
+		"--benchmark_filter: ");
+	refused("--benchmark_format=xml", "--benchmark_format=xml",
+		"--benchmark_format must be console, json or csv, not 'xml'");
+	refused("--benchmark_out_format=xml",
+		"--benchmark_out=x --benchmark_out_format=xml",
+		"--benchmark_out_format must be console, json or csv");
+	refused("--benchmark_out_format alone", "--benchmark_out_format=csv",
+		"needs --benchmark_out=FILE");
+	snprintf(args, sizeof(args), "--benchmark_out=%s/refused/r.json "
+		 "--benchmark_filter=models/shim/c/", dir);
+	refused("--benchmark_out naming the results file", args,
+		"--benchmark_out names the results file");
+	snprintf(args, sizeof(args), "--benchmark_out=%s/no/such/dir/gb.json "
+		 "--benchmark_filter=models/shim/c/", dir);
+	refused("--benchmark_out in a missing directory", args, "cannot create");
 	is_int(run("--no-results --benchmark_filter=no-such-benchmark", errf), 2,
-	       "a filter matching nothing exits 2");
-	ok(file_contains(errf, "no benchmark matched"), "and says so");
+	       "--no-results: a filter matching nothing exits 2 too");
 }
 
-/* SIGINT once the first benchmark runs: results kept, marked incomplete. */
+/* --benchmark_out=FILE [--benchmark_out_format=F]: FILE is written too. */
+static void test_benchmark_out(void)
+{
+	char *d = subdir("gbout");
+	char args[512], path[192];
+	json_t *root;
+
+	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
+		 "--benchmark_min_time=0.001 --out=%s/r.json "
+		 "--benchmark_out=%s/gb.json", d, d);
+	is_int(run(args, NULL), 0, "--benchmark_out=FILE: exit 0");
+	snprintf(path, sizeof(path), "%s/gb.json", d);
+	root = json_load_file(path, 0, NULL);
+	ok(root && json_array_size(json_object_get(root, "benchmarks")) == 2 &&
+	   json_is_object(json_object_get(root, "context")),
+	   "FILE is Google Benchmark JSON with both benchmarks");
+	json_decref(root);
+	snprintf(path, sizeof(path), "%s/r.json", d);
+	root = json_load_file(path, 0, NULL);
+	is_str(root ? ctx_str(root, "nsbench_complete") : "", "true",
+	       "and the results file is written as well");
+	json_decref(root);
+
+	/*
+	 * Families with different counters (libbenchmark's own CSV
+	 * reporter aborts on a counter its first row lacks).
+	 */
+	snprintf(args, sizeof(args), "'--benchmark_filter=^models/(shim/c/|"
+		 "sget/spin/stock/hit/supers:1/)' --benchmark_min_time=0.001 --no-results "
+		 "--benchmark_out=%s/gb.csv --benchmark_out_format=csv", d);
+	is_int(run(args, NULL), 0, "--benchmark_out_format=csv --no-results: exit 0");
+	snprintf(path, sizeof(path), "%s/gb.csv", d);
+	ok(file_contains(path, "name,iterations,real_time") &&
+	   file_contains(path, "\"models/shim/c/keep_running\"") &&
+	   file_contains(path, "\"writer_cycles\""),
+	   "FILE is Google Benchmark CSV, every family's counters as columns");
+	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
+		 "--benchmark_min_time=0.001 --no-results "
+		 "--benchmark_out=%s/gb.txt --benchmark_out_format=console", d);
+	is_int(run(args, NULL), 0, "--benchmark_out_format=console: exit 0");
+	snprintf(path, sizeof(path), "%s/gb.txt", d);
+	ok(file_contains(path, "models/shim/c/keep_running") &&
+	   !file_contains(path, "\033["), "FILE is the console table, no colour");
+	is_int(count_files(d, NULL), 4, "and nothing else in the directory");
+}
+
+/*
+ * SIGINT while a long benchmark runs: exit 130 within 5 s (at once, in
+ * truth), the two finished benchmarks as they were, the running one
+ * marked interrupted, the last one not started; --benchmark_out too.
+ */
 static void test_sigint(void)
 {
-	char out[128], outflag[160], log[128], partial[160];
-	json_t *root;
+	char *d = subdir("int");
+	char outflag[192], gbflag[192], log[192], path[192];
+	char *args[] = { bench, outflag, gbflag, "--benchmark_min_time=30",
+			 FILTER_SIGINT, NULL };
+	json_t *root, *b;
+	double t0, took;
 	pid_t pid;
-	int st, waited;
+	int rc;
 
-	snprintf(out, sizeof(out), "%s/int.json", dir);
-	snprintf(outflag, sizeof(outflag), "--out=%s", out);
+	snprintf(outflag, sizeof(outflag), "--out=%s/int.json", d);
+	snprintf(gbflag, sizeof(gbflag), "--benchmark_out=%s/gb.json", d);
 	snprintf(log, sizeof(log), "%s/int.log", dir);
-	pid = fork();
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execl(bench, bench, outflag, "--benchmark_min_time=60",
-		      "--benchmark_filter=models/in_userns/now/hot/hit",
-		      (char *)NULL);
-		_exit(127);
-	}
-	/* The header is printed after the handlers are installed. */
-	for (waited = 0; waited < 600 && !file_contains(log, "Benchmark "); waited++)
-		usleep(100000);
+	pid = start(log, args);
+	/* The two fixed-iteration ones are done; then 2 s into the third. */
+	ok(wait_for(log, "cold/hit/depth:", 2), "the first benchmarks finish");
+	sleep(2);
+	t0 = now();
 	kill(pid, SIGINT);
-	waitpid(pid, &st, 0);
-	is_int(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 130,
-	       "an interrupted run exits 130");
-	root = json_load_file(out, 0, NULL);
-	ok(root != NULL, "and still writes its results file");
+	rc = exit_code(pid);
+	took = now() - t0;
+	is_int(rc, 130, "an interrupted run exits 130");
+	ok(took < 5, "within 5 s of SIGINT (%.3f s)", took);
+	snprintf(path, sizeof(path), "%s/int.json", d);
+	root = json_load_file(path, 0, NULL);
+	if (!ok(root != NULL, "and still writes its results file"))
+		return;
 	is_str(ctx_str(root, "nsbench_complete"), "false", "marked incomplete");
 	is_str(ctx_str(root, "nsbench_end_reason"), "interrupted",
 	       "with the reason");
+	is_str(ctx_str(root, "nsbench_not_started"), "1",
+	       "counting the benchmark it did not start");
+	b = find(root, FINISHED_1);
+	ok(b && !json_object_get(b, "error_occurred") &&
+	   json_integer_value(json_object_get(b, "iterations")) == 400 &&
+	   json_is_number(json_object_get(b, "real_time")),
+	   "a finished benchmark is kept as it was");
+	b = find(root, FINISHED_2);
+	ok(b && !json_object_get(b, "error_occurred"), "so is the second");
+	b = find(root, RUNNING);
+	is_str(b ? json_string_value(json_object_get(b, "error_message")) : "",
+	       "interrupted", "the running one is marked interrupted");
+	ok(!find(root, NOT_STARTED), "the next one is not in the file");
+	is_int(json_array_size(json_object_get(root, "benchmarks")), 3,
+	       "three entries, nothing else");
 	json_decref(root);
-	snprintf(partial, sizeof(partial), "%s.partial", out);
-	ok(access(partial, F_OK) != 0, "no partial file left behind");
+	snprintf(path, sizeof(path), "%s/gb.json", d);
+	root = json_load_file(path, 0, NULL);
+	ok(root && find(root, FINISHED_1) && find(root, RUNNING) &&
+	   !find(root, NOT_STARTED), "--benchmark_out's file holds the same");
+	json_decref(root);
+	ok(!file_contains(log, NOT_STARTED), "the console names no unstarted one");
+	is_int(count_files(d, ".partial"), 0, "no partial file left behind");
+}
+
+/* Two signals in a row: quit at once, nothing half-written stays. */
+static void test_second_signal(void)
+{
+	char *d = subdir("int2");
+	char outflag[192], log[192];
+	char *args[] = { bench, outflag, "--benchmark_min_time=30",
+			 "--benchmark_filter=^models/in_userns/now/hot/hit/depth:0$",
+			 NULL };
+	pid_t pid;
+
+	snprintf(outflag, sizeof(outflag), "--out=%s/r.json", d);
+	snprintf(log, sizeof(log), "%s/int2.log", dir);
+	pid = start(log, args);
+	ok(wait_for(log, "Running ", 1), "second signal: the run starts");
+	usleep(300000);
+	kill(pid, SIGINT);
+	kill(pid, SIGINT);
+	is_int(exit_code(pid), 130, "two SIGINTs: exit 130");
+	is_int(count_files(d, ".partial"), 0, "no partial file left behind");
+}
+
+/* A symlink at the old predictable <out>.partial name is not followed. */
+static void test_planted_symlink(void)
+{
+	char *d = subdir("plant");
+	char target[192], link[192], args[512];
+	struct stat st;
+	FILE *f;
+
+	snprintf(target, sizeof(target), "%s/precious", dir);
+	f = fopen(target, "w");
+	fputs("precious\n", f);
+	fclose(f);
+	snprintf(link, sizeof(link), "%s/r.json.partial", d);
+	if (symlink(target, link))
+		diag("symlink: %m");
+	snprintf(link, sizeof(link), "%s/gb.json.partial", d);
+	if (symlink(target, link))
+		diag("symlink: %m");
+	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
+		 "--benchmark_min_time=0.001 --out=%s/r.json "
+		 "--benchmark_out=%s/gb.json", d, d);
+	is_int(run(args, NULL), 0, "a run beside planted symlinks exits 0");
+	is_str(slurp(target), "precious\n", "the symlinks' target is untouched");
+	ok(!lstat(link, &st) && S_ISLNK(st.st_mode), "the symlink stays a symlink");
+	snprintf(link, sizeof(link), "%s/r.json", d);
+	ok(!lstat(link, &st) && S_ISREG(st.st_mode) && st.st_size > 100,
+	   "and the results file is written");
+}
+
+/*
+ * SIGKILL leaves the .partial file: the next run in that directory names
+ * it for what it is; a live run's .partial (locked) is not named.
+ */
+static void test_killed_leftover(void)
+{
+	char *d = subdir("kill");
+	char outflag[192], log[192], errf[192], args[512];
+	char *argv_long[] = { bench, outflag, "--benchmark_min_time=30",
+			      "--benchmark_filter=^models/in_userns/now/hot/hit/depth:0$",
+			      NULL };
+	pid_t pid;
+
+	snprintf(outflag, sizeof(outflag), "--out=%s/killed.json", d);
+	snprintf(log, sizeof(log), "%s/kill.log", dir);
+	snprintf(errf, sizeof(errf), "%s/kill.err", dir);
+	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
+		 "--benchmark_min_time=0.001 --out=%s/next.json", d);
+
+	pid = start(log, argv_long);
+	ok(wait_for(log, "Running ", 1), "a live run has started");
+	is_int(count_files(d, ".partial"), 1, "with its .partial file");
+	is_int(run(args, errf), 0, "a second run beside it exits 0");
+	ok(!file_contains(errf, "unfinished output"),
+	   "and does not call the live run's file a leftover");
+	kill(pid, SIGKILL);
+	is_int(exit_code(pid), 128 + SIGKILL, "SIGKILL");
+	is_int(count_files(d, ".partial"), 1, "leaves the .partial file");
+	is_int(run(args, errf), 0, "the next run exits 0");
+	ok(file_contains(errf, "killed.json.") &&
+	   file_contains(errf, ".partial: an interrupted run's unfinished output "
+			 "(killed?), not a results file"),
+	   "and says what the leftover is");
 }
 
 int main(void)
@@ -196,7 +509,11 @@ int main(void)
 	}
 	test_results_file();
 	test_bad_flags();
+	test_benchmark_out();
 	test_sigint();
+	test_second_signal();
+	test_planted_symlink();
+	test_killed_leftover();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		diag("could not remove %s", dir);

@@ -112,6 +112,11 @@ int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
 		    int64_t n);
 /* Kills the worker, reaps it and every helper, removes the temp dir. */
 void nsb_worker_stop(struct nsb_worker *w);
+/*
+ * If set and true, a start or call stops waiting for the worker, stops
+ * it and fails (-EINTR from a call): nsbench-bench's Ctrl-C.
+ */
+extern bool (*nsb_worker_interrupted)(void);
 
 /*
  * One cached worker for benchmarks: Google Benchmark calls a benchmark

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -672,6 +673,31 @@ worker_main(const struct nsb_scn *scn, const char *tmpdir, int sock)
 
 /* --- the caller's side ------------------------------------------------- */
 
+bool (*nsb_worker_interrupted)(void);
+
+/*
+ * Waits for the worker's answer, or until the run is interrupted: a chunk
+ * of an exec storm or a deep scenario's set-up takes seconds, and a
+ * signal handler installed with SA_RESTART would resume a blocking
+ * recv().  poll() is never resumed; its timeout covers a signal that
+ * lands just before it.
+ */
+static int wait_answer(int sock)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	int r;
+
+	for (;;) {
+		r = poll(&p, 1, 100);
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (nsb_worker_interrupted && nsb_worker_interrupted())
+			return -EINTR;
+	}
+}
+
 int nsb_userns_depth(pid_t pid)
 {
 	char path[64];
@@ -740,6 +766,8 @@ static int check_worker(struct nsb_worker *w)
 		int want = nsb_expect_exec_status(&w->scn, bins[i]);
 
 		r = nsb_worker_call(w, nsb_op_exec, bins[i], 1);
+		if (r == -EINTR)
+			return werr(w, false, "set-up abandoned");
 		if (r != want)
 			return werr(w, false, "exec %s: status %d, the kernel "
 				    "should give %d (suid %s)",
@@ -747,6 +775,8 @@ static int check_worker(struct nsb_worker *w)
 				    want ? "honoured" : "ignored");
 	}
 	r = nsb_worker_call(w, nsb_op_open, NSB_FILE_DEV, 1);
+	if (r == -EINTR)
+		return werr(w, false, "set-up abandoned");
 	if ((r == 0) != dev)
 		return werr(w, false, "open of a device node %s (%s), the "
 			    "kernel should %s it", r ? "failed" : "succeeded",
@@ -776,6 +806,10 @@ int nsb_worker_start(struct nsb_worker *w, const struct nsb_scn *scn)
 	}
 	close(sv[1]);
 	w->sock = sv[0];
+	if (wait_answer(w->sock) == -EINTR) {
+		werr(w, false, "set-up abandoned");
+		goto fail;
+	}
 	if (recv(w->sock, &r, sizeof(r), 0) != sizeof(r)) {
 		werr(w, false, "worker died during set-up");
 		goto fail;
@@ -802,6 +836,11 @@ int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
 
 	if (send(w->sock, &m, sizeof(m), MSG_NOSIGNAL) != sizeof(m))
 		return -EPIPE;
+	/* Interrupted: its answer would come late, to the next call. */
+	if (wait_answer(w->sock) == -EINTR) {
+		nsb_worker_stop(w);
+		return -EINTR;
+	}
 	if (recv(w->sock, &ret, sizeof(ret), 0) != sizeof(ret))
 		return -EPIPE;
 	return ret;
