@@ -90,17 +90,21 @@ case "$rounds" in ''|*[!0-9]*|0) usage_error "--rounds must be a whole number >=
 case "$seed" in ''|*[!0-9]*) usage_error "--seed must be a whole number, not '$seed'" ;; esac
 { [ ${#rounds} -le 4 ] && [ ${#seed} -le 9 ]; } ||
 	usage_error "--rounds or --seed too large"
+command -v jq >/dev/null || die "jq not found"
 if [ -n "$from" ]; then
 	[ -f "$from/ab/manifest.json" ] ||
 		usage_error "--from $from: no finished run there (ab/manifest.json)"
 	[ -z "$out" ] || usage_error "--from reads DIR; --out does not apply"
+	mode=$(jq -er .mode "$from/ab/manifest.json") ||
+		die "$from/ab/manifest.json: no mode"
+	rounds=$(jq -er .rounds "$from/ab/manifest.json") ||
+		die "$from/ab/manifest.json: no rounds"
 fi
 plan=$cal/validate.plan
 [ "$quick" = 1 ] && plan=$cal/validate-quick.plan
 [ -f "$plan" ] || die "$plan not found"
 bench=${bench:-$top/build/bench/nsbench-bench}
 [ -x "$bench" ] || die "no nsbench-bench at $bench (run make)"
-command -v jq >/dev/null || die "jq not found"
 nsb=$top/build/nsbench
 [ -x "$nsb" ] || die "no $nsb (run make)"
 
@@ -173,12 +177,8 @@ if [ "$layout" = 1 ]; then
 fi
 [ "$fail" = 0 ] || grep -h 'error' "$out/ab.log" "$out/aa.log" >&2 || true
 else
-	cat "$out"/objdiff*.txt 2>/dev/null | tee -a "$report"
+	cat "$out"/objdiff*.txt 2>/dev/null | tee -a "$report" || true
 	[ -d "$out/layout" ] && layout=1
-	mode=$(jq -er .mode "$out/ab/manifest.json") ||
-		die "$out/ab/manifest.json: no mode"
-	rounds=$(jq -er .rounds "$out/ab/manifest.json") ||
-		die "$out/ab/manifest.json: no rounds"
 fi
 
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.

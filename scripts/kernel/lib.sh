@@ -63,7 +63,7 @@ progress() {
 # fail_log LOG MSG: die with the log's tail.
 fail_log() {
 	echo "--- last lines of $1 ---" >&2
-	tail -n 30 "$1" >&2
+	tail -n 30 "$1" >&2 || true
 	echo "---" >&2
 	die "$2"
 }
