@@ -9,6 +9,8 @@
 # kernel is built: NSB_CACHE is a temporary directory, the tarball a fake
 # one and QEMU a stand-in that notes it was started.
 
+# Literal $(...) in single quotes is the point of several checks here.
+# shellcheck disable=SC2016
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib-tap.sh"
@@ -35,7 +37,8 @@ exit 1
 EOF
 chmod +x "$tmp/qemu"
 export QEMU=$tmp/qemu
-: >"$tmp/kernel" >"$tmp/initrd"
+: >"$tmp/kernel"
+: >"$tmp/initrd"
 
 ms() {
 	echo $(($(date +%s%N) / 1000000))
@@ -61,7 +64,7 @@ refused() {
 	ok $? "$name: exit $rc in $((t1 - t0)) ms, one line, nothing started"
 	if [ "$rc" = 0 ] || [ "$lines" != 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
 		sed 's/^/# stderr: /' "$tmp/err"
-		ls -A "$NSB_CACHE" | sed 's/^/# cache: /'
+		find "$NSB_CACHE" -mindepth 1 | sed 's/^/# cache: /'
 	fi
 }
 
