@@ -57,6 +57,7 @@
 
 set -eu
 set -o pipefail
+shopt -s inherit_errexit
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
@@ -123,6 +124,7 @@ done
 
 number() {
 	case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, not '$2'" ;; esac
+	[ ${#2} -le 9 ] || die "$1 is too large: '$2'"
 }
 
 series_dir() {
@@ -142,6 +144,7 @@ if [ "$merge" = 0 ]; then
 	number --jobs "$jobs"
 	[ "$jobs" -ge 1 ] || die "--jobs must be at least 1"
 	number --timeout "$timeout"
+	[ "$timeout" -ge 1 ] || die "--timeout must be at least 1 second"
 	number --seed "$seed0"
 	if [ -n "$shard" ]; then
 		[[ $shard =~ ^[0-9]+/[0-9]+$ ]] || die "--shard must be K/N, not '$shard'"
@@ -281,7 +284,7 @@ if [ "$merge" = 0 ]; then
 	cp "$plan" "$out/plan"
 
 	if [ -n "$bootfile" ]; then
-		append="$append $(grep -v '^#' "$bootfile" | tr '\n' ' ')"
+		append="$append $({ grep -v '^#' "$bootfile" || true; } | tr '\n' ' ')"
 		append=$(echo "$append" | tr -s ' ' | sed 's/^ //; s/ $//')
 	fi
 	if [ "$mode" = auto ]; then
@@ -325,16 +328,15 @@ name_of() {
 
 # cache_key SIDE ROUND SEED: what determines a boot's results.
 cache_key() {
-	local k
+	local k ksha cmd fw
 	k=$(kernel_of "$1")
-	{
-		echo "kernel $(sha256sum <"$k/bzImage" | cut -d' ' -f1)"
-		echo "initramfs $initrd_sha"
-		echo "cmdline $("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
-			--round "$2" --seed "$3" ${append:+--append "$append"})"
-		echo "qemu $qemu_version"
-		echo "mode $mode side $1 timeout $timeout"
-	} | sha256sum | cut -c1-24
+	ksha=$(sha256sum <"$k/bzImage" | cut -d' ' -f1)
+	cmd=$("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
+		--round "$2" --seed "$3" ${append:+--append "$append"})
+	fw=$("$here/guest/run-qemu.sh" --print-firmware)
+	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
+		"qemu $qemu_version firmware $fw" \
+		"mode $mode side $1 timeout $timeout" | sha256sum | cut -c1-24
 }
 
 # boot_dir ROUND SIDE: where a boot's output goes.
@@ -346,16 +348,18 @@ boot_dir() {
 # SOURCE: fresh (boot, then store in the cache), cache (replay the
 # cache), audit (boot a cached one again into DIR.audit, store nothing).
 boot_one() {
-	local b=$1 r=$2 s=$3 side=$4 src=$5 key=$6 dir k replay=()
+	local b=$1 r=$2 s=$3 side=$4 src=$5 key=$6 dir k cfg replay=()
 	local cdir=$NSB_CACHE/boots/$key
 	k=$(kernel_of "$side")
+	cfg=$(jq -er .config_hash "$k/meta.json") ||
+		{ echo "ab.sh: $k/meta.json: no config_hash" >&2; return 1; }
 	dir=$(boot_dir "$r" "$side")
 	[ "$src" = audit ] && dir=$dir.audit
 	[ "$src" = cache ] && replay=(--replay "$cdir")
 	"$here/guest/run-qemu.sh" --kernel "$k" --initrd "$initrd" \
 		--out "$dir" --mode "$mode" --round "$r" --seed "$s" \
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
-		--config-hash "$(jq -r .config_hash "$k/meta.json")" \
+		--config-hash "$cfg" \
 		--timeout "$timeout" ${append:+--append "$append"} \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
 	echo "$src $key" >"$dir.source"
@@ -462,7 +466,7 @@ collect() {
 }
 
 if [ "$merge" = 0 ]; then
-	qemu_version=$("${QEMU:-qemu-system-x86_64}" --version | head -n 1)
+	qemu_version=$("${QEMU:-qemu-system-x86_64}" --version | sed -n 1p)
 	initrd_sha=$(sha256sum <"$initrd" | cut -d' ' -f1)
 	list=$out/boots/list
 	boot_list >"$list.all"
