@@ -150,12 +150,20 @@ boot_times() {
 		"$1" 2>/dev/null || true
 }
 
+# Every stage name before the first stage: a typo must not cost a run.
+for s in $STAGES; do
+	case "$s" in
+	native|checks|ab) ;;
+	*) echo "nsbench: unknown stage '$s' in NSB_STAGES (native, checks)" >&2
+	   exit 2 ;;
+	esac
+done
+
 mkdir -p "$RESULTS"
 for s in $STAGES; do
 	case "$s" in
 	native) timed native stage_native ;;
 	checks|ab) timed checks stage_checks ;;
-	*) echo "nsbench: unknown stage '$s' in NSB_STAGES" >&2; exit 2 ;;
 	esac
 done
 say "done (stages:$times)"
