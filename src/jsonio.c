@@ -1,26 +1,203 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jsonio.c — JSON and text files: load with a clear error, write
- * atomically (temporary file in the same directory, fsync, rename), so a
- * reader or a crash never leaves half a results file behind.
+ * jsonio.c — input and output files.  Inputs: only regular files, of at
+ * most a size no real run reaches, read with a clear error that names the
+ * file (a FIFO would block a CI job forever, /dev/zero would eat its
+ * memory).  Outputs: written atomically (a temporary file made with
+ * mkstemp in the same directory, fsync, rename), so a reader or a crash
+ * never leaves half a results file behind and nobody can plant the
+ * temporary file's name.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/nsbench.h"
 
+int nsb_open_input(const char *path, size_t max, off_t *size)
+{
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "nsbench: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "nsbench: %s: not a regular file\n", path);
+		goto fail;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		fprintf(stderr, "nsbench: %s: %lld bytes, over the limit of "
+			"%zu MiB for an input file\n", path,
+			(long long)st.st_size, max >> 20);
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		goto fail;
+	if (size)
+		*size = st.st_size;
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+char *nsb_read_input(const char *path, size_t max, size_t *len)
+{
+	size_t cap, n = 0;
+	char *buf, *nb;
+	off_t size;
+	ssize_t r = 0;
+	int fd = nsb_open_input(path, max, &size);
+
+	if (fd < 0)
+		return NULL;
+	cap = (size_t)size + 1;
+	buf = malloc(cap + 1);
+	while (buf) {
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		if (n < cap)
+			continue;
+		/* it grew while we read: up to the limit, no further */
+		if (n > max) {
+			fprintf(stderr, "nsbench: %s: grew past the limit of "
+				"%zu MiB while being read\n", path, max >> 20);
+			goto fail;
+		}
+		cap = 2 * cap < max + 1 ? 2 * cap : max + 1;
+		nb = realloc(buf, cap + 1);
+		if (!nb)
+			goto fail;
+		buf = nb;
+	}
+	if (!buf || r < 0) {
+		fprintf(stderr, "nsbench: %s: %s\n", path,
+			buf ? strerror(errno) : "out of memory");
+		goto fail;
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* Is text[i..] the bare word w, not part of a longer one? */
+static bool word_at(const char *text, size_t len, size_t i, const char *w)
+{
+	size_t n = strlen(w);
+
+	return i + n <= len && !memcmp(text + i, w, n) &&
+	       (i + n == len || !strchr("abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+					text[i + n]));
+}
+
+/*
+ * Google Benchmark writes NaN for a counter it cannot compute (the CV of
+ * a counter that is always 0) and JSON has no NaN: jansson refuses the
+ * whole file.  Outside strings, NaN and [-]Infinity read as null, which
+ * the loaders refuse wherever a number is needed, naming the field.
+ * Returns a malloc'd copy, or NULL if there is nothing to replace.
+ */
+static char *nan_to_null(const char *text, size_t len, size_t *out_len)
+{
+	static const char *const words[] = { "NaN", "Infinity", "-Infinity" };
+	bool in_str = false, found = false;
+	char *out = NULL;
+	size_t i, k = 0, w;
+
+	for (i = 0; i < len; i++) {
+		if (in_str) {
+			if (text[i] == '\\')
+				i++;
+			else if (text[i] == '"')
+				in_str = false;
+		} else if (text[i] == '"') {
+			in_str = true;
+		} else if (text[i] == 'N' || text[i] == 'I' || text[i] == '-') {
+			for (w = 0; w < 3 && !word_at(text, len, i, words[w]);
+			     w++)
+				;
+			found |= w < 3;
+		}
+	}
+	if (!found)
+		return NULL;
+	/* "NaN" -> "null" grows by one byte: at most len / 3 more */
+	out = malloc(len + len / 3 + 2);
+	if (!out)
+		return NULL;
+	for (i = 0, in_str = false; i < len; i++) {
+		if (in_str) {
+			if (text[i] == '\\' && i + 1 < len)
+				out[k++] = text[i++];
+			else if (text[i] == '"')
+				in_str = false;
+		} else if (text[i] == '"') {
+			in_str = true;
+		} else {
+			for (w = 0; w < 3 && !word_at(text, len, i, words[w]);
+			     w++)
+				;
+			if (w < 3) {
+				memcpy(out + k, "null", 4);
+				k += 4;
+				i += strlen(words[w]) - 1;
+				continue;
+			}
+		}
+		out[k++] = text[i];
+	}
+	out[k] = 0;
+	*out_len = k;
+	return out;
+}
+
 json_t *nsb_json_load(const char *path)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	json_t *root;
+	size_t len, fixed_len;
+	char *text = nsb_read_input(path, NSB_INPUT_MAX, &len), *fixed;
 
+	if (!text)
+		return NULL;
+	if (!len) {
+		fprintf(stderr, "nsbench: %s: empty file (an interrupted "
+			"run?)\n", path);
+		free(text);
+		return NULL;
+	}
+	fixed = nan_to_null(text, len, &fixed_len);
+	if (fixed) {
+		free(text);
+		text = fixed;
+		len = fixed_len;
+	}
+	/* by length: a NUL byte in the file is an error, not its end */
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 	if (!root)
 		fprintf(stderr, "%s:%d:%d: invalid JSON: %s\n", path, err.line,
 			err.column, err.text);
+	free(text);
 	return root;
 }
 
@@ -45,23 +222,61 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* The directory of path, for the temporary file and its fsync. */
+static char *dir_of(const char *path)
+{
+	char *copy = strdup(path), *d;
+
+	if (!copy)
+		return NULL;
+	d = strdup(dirname(copy));
+	free(copy);
+	return d;
+}
+
+/* What the file gets: 0644 as the user's umask allows, as open() did. */
+static mode_t file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0644 & ~mask;
+}
+
+/*
+ * mkstemp: a name nobody can predict, created with O_EXCL (a planted
+ * file or symlink of that name makes it fail, never write elsewhere).
+ * rename replaces path itself: a symlink at path is replaced, not
+ * followed.  The directory's fsync makes the rename last.
+ */
 int nsb_write_file_atomic(const char *path, const char *data, size_t len)
 {
-	char *tmp = NULL;
-	int fd, saved;
+	char *dir = dir_of(path), *tmp = NULL, *slash = strrchr(path, '/');
+	int fd = -1, dfd, saved;
 
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0)
-		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir,
+			     slash ? slash + 1 : path) < 0) {
+		tmp = NULL;
+		errno = ENOMEM;
+		goto fail;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		goto fail;
-	if (write_all(fd, data, len) || fsync(fd)) {
+	if (fchmod(fd, file_mode()) || write_all(fd, data, len) ||
+	    fsync(fd)) {
 		close(fd);
 		goto fail_unlink;
 	}
 	if (close(fd) || rename(tmp, path))
 		goto fail_unlink;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
 	free(tmp);
+	free(dir);
 	return 0;
 
 fail_unlink:
@@ -72,6 +287,7 @@ fail:
 	fprintf(stderr, "nsbench: cannot write %s: %s\n", path,
 		strerror(errno));
 	free(tmp);
+	free(dir);
 	return -1;
 }
 

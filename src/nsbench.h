@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -18,9 +19,21 @@
 const char *nsb_version(void);
 
 /* jsonio.c — JSON files through jansson; errors name the file. */
+/*
+ * The largest input file (results, hyperfine output) read: a full-tier
+ * results file is a few MiB; anything near this is not a results file.
+ */
+#define NSB_INPUT_MAX	((size_t)256 << 20)
+/*
+ * Opens path for reading if it is a regular file of at most max bytes
+ * (never blocks on a FIFO); else prints "nsbench: path: why", returns -1.
+ */
+int nsb_open_input(const char *path, size_t max, off_t *size);
+/* The whole of such a file, NUL-terminated, malloc'd; NULL after why. */
+char *nsb_read_input(const char *path, size_t max, size_t *len);
 /* Loads a JSON file; on error returns NULL and prints "file:line:col: why". */
 json_t *nsb_json_load(const char *path);
-/* Writes atomically: path.tmp.<pid> in the same directory, fsync, rename. */
+/* Writes atomically: a mkstemp file in the same directory, fsync, rename. */
 int nsb_json_write_atomic(const char *path, json_t *root);
 /* Text file, atomically (reports, KTAP, ...). */
 int nsb_write_file_atomic(const char *path, const char *data, size_t len);

@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "src/nsbench.h"
 #include "src/perfdiff.h"
 
 extern char **environ;
@@ -119,6 +121,20 @@ static int add_row(struct nsb_perf *p, const struct nsb_perf_row *r)
 	return 0;
 }
 
+static int check_input(const char *path)
+{
+	int fd;
+
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;	/* perf says so itself */
+	fd = nsb_open_input(path, SIZE_MAX, NULL);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 int nsb_perf_diff(struct nsb_perf *p, const char *base, const char *patched)
 {
 	struct nsb_perf_row r;
@@ -131,6 +147,12 @@ int nsb_perf_diff(struct nsb_perf *p, const char *base, const char *patched)
 	memset(p, 0, sizeof(*p));
 	p->base = base;
 	p->patched = patched;
+	/*
+	 * perf reads them: regular files only (a FIFO would hang it); no
+	 * size limit, a long perf record is large
+	 */
+	if (check_input(base) || check_input(patched))
+		return -1;
 	f = spawn_perf(base, patched, &pid);
 	if (!f)
 		return -1;
