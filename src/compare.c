@@ -39,19 +39,6 @@ const char *nsb_verdict_name(enum nsb_verdict v)
 
 /* --- per-benchmark statistics ----------------------------------------- */
 
-/* Median of the samples of s measured in round key. */
-static double round_median(const struct nsb_series *s, const char *key,
-			   double *buf)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->round[i], key))
-			buf[k++] = s->v[i];
-	gsl_sort(buf, 1, k);
-	return gsl_stats_median_from_sorted_data(buf, 1, k);
-}
-
 static bool has_rounds(const struct nsb_series *s)
 {
 	size_t i;
@@ -62,51 +49,106 @@ static bool has_rounds(const struct nsb_series *s)
 	return s->n > 0;
 }
 
-static bool seen_before(const struct nsb_series *s, size_t i)
-{
-	size_t j;
+/* A sample with its round and its place in the series. */
+struct rsample {
+	const char *round;
+	double v;
+	size_t i;
+};
 
-	for (j = 0; j < i; j++)
-		if (!strcmp(s->round[j], s->round[i]))
-			return true;
-	return false;
+static int cmp_rsample(const void *pa, const void *pb)
+{
+	const struct rsample *a = pa, *b = pb;
+	int c = strcmp(a->round, b->round);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-static bool side_has_round(const struct nsb_series *s, const char *key)
+/* The samples of s sorted by round (then by place): rounds are runs. */
+static struct rsample *by_round(const struct nsb_series *s)
 {
+	struct rsample *r = malloc((s->n ? s->n : 1) * sizeof(*r));
 	size_t i;
 
+	if (!r)
+		return NULL;
 	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->round[i], key))
-			return true;
-	return false;
+		r[i] = (struct rsample){ s->round[i], s->v[i], i };
+	qsort(r, s->n, sizeof(*r), cmp_rsample);
+	return r;
+}
+
+/* End of the run of round r[from].round; its median into *med. */
+static size_t round_run(const struct rsample *r, size_t n, size_t from,
+			double *buf, double *med)
+{
+	size_t to, k = 0;
+
+	for (to = from; to < n && !strcmp(r[to].round, r[from].round); to++)
+		buf[k++] = r[to].v;
+	gsl_sort(buf, 1, k);
+	*med = gsl_stats_median_from_sorted_data(buf, 1, k);
+	return to;
+}
+
+/* A common round: where it first appears in the base, and its values. */
+struct rpair {
+	size_t first;
+	double d, ma;
+};
+
+static int cmp_rpair(const void *pa, const void *pb)
+{
+	const struct rpair *a = pa, *b = pb;
+
+	return (a->first > b->first) - (a->first < b->first);
 }
 
 /*
  * Per-round differences b - a of the per-round medians into d[], the
- * base's per-round medians into ma[]; returns the number of common rounds.
+ * base's per-round medians into ma[], in the order the base's rounds
+ * first appear; returns the number of common rounds.  Both sides sorted
+ * by round and merged: n log n, not a walk per sample.
  */
 static size_t pair_rounds(const struct nsb_series *a,
 			  const struct nsb_series *b, double *d, double *ma,
 			  size_t *dropped)
 {
+	struct rsample *ra = by_round(a), *rb = by_round(b);
+	struct rpair *p = malloc((a->n ? a->n : 1) * sizeof(*p));
 	double *buf = malloc((a->n > b->n ? a->n : b->n) * sizeof(*buf));
-	size_t i, k = 0;
+	size_t i = 0, j = 0, ie, je, k = 0;
+	double mb;
+	int c;
 
 	*dropped = 0;
-	if (!buf)
-		return 0;
-	for (i = 0; i < a->n; i++) {
-		if (seen_before(a, i))
-			continue;
-		if (!side_has_round(b, a->round[i])) {
+	if (!ra || !rb || !p || !buf)
+		goto out;
+	while (i < a->n) {
+		while (j < b->n && strcmp(rb[j].round, ra[i].round) < 0)
+			j++;
+		c = j < b->n ? strcmp(rb[j].round, ra[i].round) : 1;
+		ie = round_run(ra, a->n, i, buf, &p[k].ma);
+		if (c) {
 			(*dropped)++;
-			continue;
+		} else {
+			je = round_run(rb, b->n, j, buf, &mb);
+			p[k].first = ra[i].i;
+			p[k].d = mb - p[k].ma;
+			k++;
+			j = je;
 		}
-		ma[k] = round_median(a, a->round[i], buf);
-		d[k] = round_median(b, a->round[i], buf) - ma[k];
-		k++;
+		i = ie;
 	}
+	qsort(p, k, sizeof(*p), cmp_rpair);
+	for (i = 0; i < k; i++) {
+		d[i] = p[i].d;
+		ma[i] = p[i].ma;
+	}
+out:
+	free(ra);
+	free(rb);
+	free(p);
 	free(buf);
 	return k;
 }
@@ -313,7 +355,7 @@ static void warn_one_sided(const struct nsb_side *s,
 }
 
 /* Drops the series whose names do not match --filter, from one side. */
-static void filter_side(struct nsb_side *s, const regex_t *re)
+static int filter_side(struct nsb_side *s, const regex_t *re)
 {
 	size_t i, k = 0;
 
@@ -326,6 +368,7 @@ static void filter_side(struct nsb_side *s, const regex_t *re)
 		nsb_series_free(&s->s[i]);
 	}
 	s->n = k;
+	return nsb_side_reindex(s);
 }
 
 static int apply_filter(struct nsb_comparison *c)
@@ -340,11 +383,10 @@ static int apply_filter(struct nsb_comparison *c)
 		fprintf(stderr, "nsbench: --filter=%s: %s\n", c->o.filter, msg);
 		return -1;
 	}
-	filter_side(&c->base, &re);
-	filter_side(&c->patched, &re);
-	filter_side(&c->aa, &re);
+	err = filter_side(&c->base, &re) || filter_side(&c->patched, &re) ||
+	      filter_side(&c->aa, &re);
 	regfree(&re);
-	return 0;
+	return err ? -1 : 0;
 }
 
 static int build_rows(struct nsb_comparison *c)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/samples.h"
 
 static void usage(FILE *f)
 {
@@ -82,39 +83,22 @@ static char *entry_name(const char *prefix, const char *command,
 	return name;
 }
 
-static int bad(const char *in, const char *what, size_t i)
-{
-	fprintf(stderr, "%s: not hyperfine --export-json output: %s "
-		"(results[%zu])\n", in, what, i);
-	return -1;
-}
-
 /*
  * hyperfine -i keeps going when a command fails; such a result is one
  * error entry, a skip when every run exited 3 (nsb-wl's "the kernel
  * refuses this scenario"), so no failed run's time becomes a sample.
+ * Said on stderr too: the exit status is 0, but nothing is hidden.
  */
-static bool failed_runs(json_t *r, const char *name, size_t i,
-			json_t *benchmarks)
+static bool failed_runs(const char *in, json_t *r, const char *name,
+			size_t i, json_t *benchmarks)
 {
-	json_t *codes = json_object_get(r, "exit_codes"), *c;
-	size_t j, bad = 0, skips = 0, n = json_array_size(codes);
 	char msg[160];
 
-	json_array_foreach(codes, j, c) {
-		if (json_integer_value(c) != 0)
-			bad++;
-		if (json_integer_value(c) == 3)
-			skips++;
-	}
-	if (!bad)
+	if (!nsb_hyperfine_failed(r, msg, sizeof(msg)))
 		return false;
-	if (skips == n)
-		snprintf(msg, sizeof(msg), "skipped: the workload exited 3 "
-			 "(scenario refused) in all %zu runs", n);
-	else
-		snprintf(msg, sizeof(msg), "the workload failed (exit status "
-			 "!= 0) in %zu of %zu runs", bad, n);
+	fprintf(stderr, "nsbench: %s: results[%zu] (%s): %s; imported as "
+		"%s, without samples\n", in, i, nsb_json_str(r, "command"),
+		msg, strncmp(msg, "skipped: ", 9) ? "an error" : "a skip");
 	json_array_append_new(benchmarks, json_pack(
 		"{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:s,"
 		" s:b, s:s}",
@@ -127,7 +111,7 @@ static bool failed_runs(json_t *r, const char *name, size_t i,
 	return true;
 }
 
-/* Appends one entry per run of result r (index i) to benchmarks. */
+/* Appends one entry per run of result r (index i, checked). */
 static int import_result(const char *in, const char *prefix, json_t *r,
 			 size_t i, json_t *benchmarks)
 {
@@ -139,41 +123,33 @@ static int import_result(const char *in, const char *prefix, json_t *r,
 	size_t j, n;
 	char *name;
 
-	if (!command)
-		return bad(in, "no \"command\" string", i);
-	if (!json_is_array(times) || !json_array_size(times))
-		return bad(in, "no \"times\" array (hyperfine >= 1.10 exports it)",
-			   i);
-	if (params && !json_is_object(params))
-		return bad(in, "\"parameters\" is not an object", i);
 	name = entry_name(prefix, command, params);
 	if (!name)
 		return -1;
-	if (failed_runs(r, name, i, benchmarks)) {
+	if (failed_runs(in, r, name, i, benchmarks)) {
 		free(name);
 		return 0;
 	}
 	n = json_array_size(times);
 	for (j = 0; j < n; j++) {
-		json_t *t = json_array_get(times, j);
-		json_t *e;
+		json_t *e = json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i,"
+				      " s:i, s:f, s:f, s:s}",
+				      "name", name, "family_index",
+				      (json_int_t)i,
+				      "per_family_instance_index", 0,
+				      "run_name", name, "run_type", "iteration",
+				      "repetitions", (json_int_t)n,
+				      "repetition_index", (json_int_t)j,
+				      "threads", 1, "iterations", 1,
+				      "real_time", json_number_value(
+					json_array_get(times, j)) * 1e9,
+				      "cpu_time", (user + sys) * 1e9,
+				      "time_unit", "ns");
 
-		if (!json_is_number(t) || json_number_value(t) < 0) {
+		if (!e || json_array_append_new(benchmarks, e)) {
 			free(name);
-			return bad(in, "a run time is not a number >= 0", i);
+			return -1;
 		}
-		e = json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:i,"
-			      " s:f, s:f, s:s}",
-			      "name", name, "family_index", (json_int_t)i,
-			      "per_family_instance_index", 0,
-			      "run_name", name, "run_type", "iteration",
-			      "repetitions", (json_int_t)n,
-			      "repetition_index", (json_int_t)j,
-			      "threads", 1, "iterations", 1,
-			      "real_time", json_number_value(t) * 1e9,
-			      "cpu_time", (user + sys) * 1e9,
-			      "time_unit", "ns");
-		json_array_append_new(benchmarks, e);
 	}
 	free(name);
 	return 0;
@@ -187,12 +163,22 @@ static json_t *convert(const char *in, const char *prefix,
 
 	if (!root)
 		return NULL;
-	results = json_object_get(root, "results");
-	if (!json_is_array(results) || !json_array_size(results)) {
-		fprintf(stderr, "%s: not hyperfine --export-json output: no "
-			"\"results\" array\n", in);
+	if (!json_is_object(root)) {
+		fprintf(stderr, "nsbench: %s: not hyperfine --export-json "
+			"output: not a JSON object\n", in);
 		json_decref(root);
 		return NULL;
+	}
+	/* all of it checked before a line is written */
+	if (nsb_hyperfine_results(in, root, &results)) {
+		json_decref(root);
+		return NULL;
+	}
+	json_array_foreach(results, i, r) {
+		if (nsb_hyperfine_check(in, r, i)) {
+			json_decref(root);
+			return NULL;
+		}
 	}
 	out = json_object();
 	context_obj = json_object();
@@ -209,10 +195,8 @@ static json_t *convert(const char *in, const char *prefix,
 	json_object_set_new(out, "context", context_obj);
 	json_object_set_new(out, "benchmarks", benchmarks);
 	json_array_foreach(results, i, r) {
-		if (!json_is_object(r) ||
-		    import_result(in, prefix, r, i, benchmarks)) {
-			if (!json_is_object(r))
-				bad(in, "not an object", i);
+		if (import_result(in, prefix, r, i, benchmarks)) {
+			fprintf(stderr, "nsbench: %s: out of memory\n", in);
 			json_decref(out);
 			out = NULL;
 			break;
@@ -253,11 +237,8 @@ int cmd_import_hyperfine(int argc, char **argv)
 	out = convert(argv[optind], prefix, &info);
 	if (!out)
 		return 2;
+	/* nsb_json_write_atomic says why it cannot write */
 	ret = nsb_json_write_atomic(argv[optind + 1], out);
 	json_decref(out);
-	if (ret) {
-		fprintf(stderr, "%s: cannot write\n", argv[optind + 1]);
-		return 2;
-	}
-	return 0;
+	return ret ? 2 : 0;
 }

@@ -5,11 +5,11 @@
  * field, because a silently wrong number is worse than no number.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "src/nsbench.h"
 #include "src/samples.h"
@@ -52,12 +52,23 @@ void nsb_side_init(struct nsb_side *side, const char *label)
 struct nsb_series *nsb_side_find(const struct nsb_side *side,
 				 const char *name)
 {
+	json_t *at = json_object_get(side->index, name);
+
+	return at ? &side->s[json_integer_value(at)] : NULL;
+}
+
+int nsb_side_reindex(struct nsb_side *side)
+{
 	size_t i;
 
-	for (i = 0; i < side->n; i++)
-		if (!strcmp(side->s[i].name, name))
-			return &side->s[i];
-	return NULL;
+	json_object_clear(side->index);
+	if (!side->index)
+		side->index = json_object();
+	for (i = 0; side->index && i < side->n; i++)
+		if (json_object_set_new(side->index, side->s[i].name,
+					json_integer((json_int_t)i)))
+			return -ENOMEM;
+	return side->index ? 0 : -ENOMEM;
 }
 
 const char *nsb_side_ctx(const struct nsb_side *side, const char *key)
@@ -73,6 +84,7 @@ const char *nsb_side_ctx(const struct nsb_side *side, const char *key)
 	return NULL;
 }
 
+/* The series of name, made if new; a hash, not a walk: 100k names. */
 static struct nsb_series *series_get(struct nsb_side *side, const char *name,
 				     const char *file)
 {
@@ -80,6 +92,10 @@ static struct nsb_series *series_get(struct nsb_side *side, const char *name,
 
 	if (s)
 		return s;
+	if (!side->index)
+		side->index = json_object();
+	if (!side->index)
+		return NULL;
 	if (side->n == side->cap) {
 		size_t cap = side->cap ? 2 * side->cap : 16;
 		struct nsb_series *ns = realloc(side->s, cap * sizeof(*ns));
@@ -93,8 +109,11 @@ static struct nsb_series *series_get(struct nsb_side *side, const char *name,
 	memset(s, 0, sizeof(*s));
 	s->name = strdup(name);
 	s->file = file;
-	if (!s->name)
+	if (!s->name || json_object_set_new(side->index, name,
+					    json_integer((json_int_t)side->n))) {
+		free(s->name);
 		return NULL;
+	}
 	side->n++;
 	return s;
 }
@@ -184,55 +203,188 @@ static char *round_key(json_t *ctx)
 	return key;
 }
 
-static int load_gbench_entry(struct nsb_side *side, const char *path,
-			     json_t *b, size_t i, const char *round)
+/*
+ * A time of the file, converted to ns by f: positive (zero or less is no
+ * time an operation can take), finite and below NSB_TIME_MAX, so sums
+ * and squares in the statistics stay finite.  where: "benchmarks[3].
+ * real_time"; what: the benchmark, for the message.
+ */
+static int check_time(const char *path, const char *where, const char *what,
+		      json_t *val, double f, double *ns)
 {
-	const char *name, *run_type, *unit, *msg, *metric;
-	json_t *val, *err;
-	struct nsb_series *s;
-	double f;
+	double v;
 
-	name = nsb_json_str(b, "name");
+	if (!json_is_number(val))
+		return bad(path, "%s (%s): expected a number, got %s", where,
+			   what, json_type_name(val));
+	v = json_number_value(val);
+	if (!(v > 0) || !isfinite(v))
+		return bad(path, "%s (%s): must be a positive finite number, "
+			   "got %g", where, what, v);
+	*ns = v * f;
+	if (!(*ns <= NSB_TIME_MAX))
+		return bad(path, "%s (%s): %g is %g ns, more than %g ns "
+			   "(31 years): a wrong unit?", where, what, v, *ns,
+			   NSB_TIME_MAX);
+	return 0;
+}
+
+/* An optional member of the given type: 0 if absent or right. */
+static int check_type(const char *path, json_t *o, const char *where,
+		      size_t i, const char *key, const char *what,
+		      json_type want, const char *want_name)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_typeof(v) == want ||
+	    (want == JSON_TRUE && json_is_boolean(v)))
+		return 0;
+	return bad(path, "%s[%zu].%s (%s): expected %s, got %s", where, i,
+		   key, what, want_name, json_type_name(v));
+}
+
+/* The entry's name and run_type, which every entry must have right. */
+static int check_entry(const char *path, json_t *b, size_t i,
+		       const char **name, const char **run_type)
+{
+	json_t *n = json_object_get(b, "name");
+
 	if (!json_is_object(b))
 		return bad(path, "benchmarks[%zu]: expected an object, got %s",
 			   i, json_type_name(b));
-	if (!name)
+	if (!n)
 		return bad(path, "benchmarks[%zu]: missing field 'name' "
 			   "(string)", i);
-	run_type = nsb_json_str(b, "run_type");
+	if (!json_is_string(n))
+		return bad(path, "benchmarks[%zu].name: expected a string, got "
+			   "%s", i, json_type_name(n));
+	*name = json_string_value(n);
+	if (!**name)
+		return bad(path, "benchmarks[%zu].name: empty", i);
+	if (check_type(path, b, "benchmarks", i, "run_type", *name,
+		       JSON_STRING, "a string") ||
+	    check_type(path, b, "benchmarks", i, "error_occurred", *name,
+		       JSON_TRUE, "true or false") ||
+	    check_type(path, b, "benchmarks", i, "error_message", *name,
+		       JSON_STRING, "a string"))
+		return -1;
+	*run_type = nsb_json_str(b, "run_type");
+	if (*run_type && strcmp(*run_type, "aggregate") &&
+	    strcmp(*run_type, "iteration"))
+		return bad(path, "benchmarks[%zu].run_type (%s): unknown "
+			   "run_type '%s' (want iteration or aggregate)", i,
+			   *name, *run_type);
+	return 0;
+}
+
+/* The entry's unit as a factor to ns. */
+static int entry_unit(const char *path, json_t *b, size_t i,
+		      const char *name, double *f)
+{
+	json_t *u = json_object_get(b, "time_unit");
+
+	if (!u)
+		return bad(path, "benchmarks[%zu] (%s): missing field "
+			   "'time_unit' (string)", i, name);
+	if (!json_is_string(u))
+		return bad(path, "benchmarks[%zu].time_unit (%s): expected a "
+			   "string, got %s", i, name, json_type_name(u));
+	*f = unit_to_ns(json_string_value(u));
+	if (!*f)
+		return bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
+			   "'%s' (want ns, us, ms or s)", i, name,
+			   json_string_value(u));
+	return 0;
+}
+
+/*
+ * The other time (cpu_time when the metric is real_time): not a sample,
+ * but a negative or non-numeric one says the entry is damaged.
+ */
+static int check_other_time(const char *path, json_t *b, size_t i,
+			    const char *name, const char *metric)
+{
+	const char *other = strcmp(metric, "cpu_time") ? "cpu_time" :
+			    "real_time";
+	json_t *v = json_object_get(b, other);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return bad(path, "benchmarks[%zu].%s (%s): expected a number, "
+			   "got %s", i, other, name, json_type_name(v));
+	if (!(json_number_value(v) >= 0) ||
+	    !isfinite(json_number_value(v)))
+		return bad(path, "benchmarks[%zu].%s (%s): must be a finite "
+			   "number >= 0, got %g", i, other, name,
+			   json_number_value(v));
+	return 0;
+}
+
+/* Returns 1 for a sample or an error entry, 0 for an aggregate. */
+static int load_gbench_entry(struct nsb_side *side, const char *path,
+			     json_t *b, size_t i, const char *round)
+{
+	const char *name = NULL, *run_type = NULL, *msg, *metric;
+	char where[64];
+	struct nsb_series *s;
+	json_t *val;
+	double f = 0, ns;
+
+	if (check_entry(path, b, i, &name, &run_type))
+		return -1;
 	if (run_type && !strcmp(run_type, "aggregate"))
 		return 0;	/* recomputed from the samples, never trusted */
-	if (run_type && strcmp(run_type, "iteration"))
-		return bad(path, "benchmarks[%zu] (%s): unknown run_type '%s'",
-			   i, name, run_type);
 	s = series_get(side, name, path);
 	if (!s)
 		return -ENOMEM;
-
-	err = json_object_get(b, "error_occurred");
-	if (json_is_true(err)) {
+	if (json_is_true(json_object_get(b, "error_occurred"))) {
 		msg = nsb_json_str(b, "error_message");
 		series_note(s, msg ? msg : "error",
 			    msg && !strncmp(msg, "skipped: ", 9));
-		return 0;
+		return 1;
 	}
 	metric = side->metric ? side->metric : nsb_metric;
 	val = json_object_get(b, metric);
 	if (!val)
 		return bad(path, "benchmarks[%zu] (%s): missing field '%s'",
 			   i, name, metric);
+	snprintf(where, sizeof(where), "benchmarks[%zu].%s", i, metric);
 	if (!json_is_number(val))
-		return bad(path, "benchmarks[%zu].%s (%s): expected a number, "
-			   "got %s", i, metric, name, json_type_name(val));
-	unit = nsb_json_str(b, "time_unit");
-	if (!unit)
-		return bad(path, "benchmarks[%zu] (%s): missing field "
-			   "'time_unit' (string)", i, name);
-	f = unit_to_ns(unit);
-	if (!f)
-		return bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
-			   "'%s' (want ns, us, ms or s)", i, name, unit);
-	return series_add(s, json_number_value(val) * f, round);
+		return check_time(path, where, name, val, 1, &ns);
+	if (entry_unit(path, b, i, name, &f) ||
+	    check_time(path, where, name, val, f, &ns) ||
+	    check_other_time(path, b, i, name, metric))
+		return -1;
+	return series_add(s, ns, round) ?: 1;
+}
+
+/* Context keys nsbench reads: strings, as Google Benchmark writes them. */
+static int check_context(const char *path, json_t *ctx)
+{
+	static const char *const keys[] = {
+		"nsbench_mode", "nsbench_time_unit_meaning", "nsbench_round",
+		"nsbench_seed", "nsbench_complete", "nsbench_end_reason",
+		"nsbench_version", "nsbench_label", "nsbench_tier",
+		"nsbench_command", "kernel_release", "kernel_commit",
+		"kernel_config_hash", "patch_series", "host_name", "date",
+		"executable",
+	};
+	json_t *v;
+	size_t i;
+
+	if (!ctx)
+		return 0;
+	if (!json_is_object(ctx))
+		return bad(path, "field 'context': expected an object, got %s",
+			   json_type_name(ctx));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = json_object_get(ctx, keys[i]);
+		if (v && !json_is_string(v))
+			return bad(path, "context.%s: expected a string, got "
+				   "%s", keys[i], json_type_name(v));
+	}
+	return 0;
 }
 
 static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
@@ -241,15 +393,14 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 	json_t *arr = json_object_get(root, "benchmarks");
 	const char *complete;
 	char *round = NULL;
-	size_t i;
+	size_t i, used = 0;
 	int ret = 0;
 
 	if (!json_is_array(arr))
 		return bad(path, "field 'benchmarks': expected an array, got %s",
 			   arr ? json_type_name(arr) : "nothing");
-	if (ctx && !json_is_object(ctx))
-		return bad(path, "field 'context': expected an object, got %s",
-			   json_type_name(ctx));
+	if (check_context(path, ctx))
+		return -1;
 	if (!json_array_size(arr))
 		return bad(path, "no benchmarks in 'benchmarks'");
 	if (set_unit(side, path, ctx))
@@ -259,46 +410,170 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 		fprintf(stderr, "nsbench: warning: %s: incomplete run (%s)\n",
 			path, nsb_json_str(ctx, "nsbench_end_reason") ?: "?");
 	round = round_key(ctx);
-	for (i = 0; i < json_array_size(arr) && !ret; i++)
+	for (i = 0; i < json_array_size(arr) && ret >= 0; i++) {
 		ret = load_gbench_entry(side, path, json_array_get(arr, i), i,
 					round);
+		used += ret > 0;
+	}
 	free(round);
-	return ret;
+	if (ret >= 0 && !used)
+		return bad(path, "no samples: all %zu entries are aggregates "
+			   "(run_type \"aggregate\"); nsbench needs the "
+			   "repetitions themselves", json_array_size(arr));
+	return ret < 0 ? ret : 0;
+}
+
+/* results[i].key, if present, is a finite number >= 0 (seconds). */
+static int hf_seconds(const char *path, json_t *r, size_t i, const char *key,
+		      const char *cmd)
+{
+	json_t *v = json_object_get(r, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return bad(path, "results[%zu].%s (%s): expected a number, got "
+			   "%s", i, key, cmd, json_type_name(v));
+	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
+		return bad(path, "results[%zu].%s (%s): must be a finite number "
+			   ">= 0, got %g", i, key, cmd, json_number_value(v));
+	return 0;
+}
+
+static int hf_times(const char *path, json_t *r, size_t i, const char *cmd)
+{
+	json_t *times = json_object_get(r, "times"), *t;
+	char where[64];
+	size_t j;
+	double ns;
+
+	if (!json_is_array(times))
+		return bad(path, "results[%zu].times (%s): expected an array of "
+			   "seconds, got %s (hyperfine >= 1.10 exports it)", i,
+			   cmd, times ? json_type_name(times) : "nothing");
+	if (!json_array_size(times))
+		return bad(path, "results[%zu].times (%s): no runs", i, cmd);
+	json_array_foreach(times, j, t) {
+		snprintf(where, sizeof(where), "results[%zu].times[%zu]", i, j);
+		if (check_time(path, where, cmd, t, 1e9, &ns))
+			return -1;
+	}
+	return 0;
+}
+
+static int hf_exit_codes(const char *path, json_t *r, size_t i,
+			 const char *cmd)
+{
+	json_t *codes = json_object_get(r, "exit_codes"), *c;
+	size_t j, n = json_array_size(json_object_get(r, "times"));
+
+	if (!codes)
+		return 0;
+	if (!json_is_array(codes))
+		return bad(path, "results[%zu].exit_codes (%s): expected an "
+			   "array, got %s", i, cmd, json_type_name(codes));
+	if (json_array_size(codes) != n)
+		return bad(path, "results[%zu].exit_codes (%s): %zu exit codes "
+			   "for %zu runs", i, cmd, json_array_size(codes), n);
+	json_array_foreach(codes, j, c)
+		if (!json_is_integer(c) && !json_is_null(c))
+			return bad(path, "results[%zu].exit_codes[%zu] (%s): "
+				   "expected an integer or null, got %s", i, j,
+				   cmd, json_type_name(c));
+	return 0;
+}
+
+int nsb_hyperfine_check(const char *path, json_t *r, size_t i)
+{
+	json_t *cmd = json_object_get(r, "command"), *params, *v;
+	const char *c, *key;
+
+	if (!json_is_object(r))
+		return bad(path, "results[%zu]: expected an object, got %s", i,
+			   json_type_name(r));
+	if (!json_is_string(cmd))
+		return bad(path, "results[%zu].command: expected a string, got "
+			   "%s", i, cmd ? json_type_name(cmd) : "nothing");
+	c = json_string_value(cmd);
+	if (!*c)
+		return bad(path, "results[%zu].command: empty", i);
+	if (hf_times(path, r, i, c) || hf_exit_codes(path, r, i, c) ||
+	    hf_seconds(path, r, i, "user", c) ||
+	    hf_seconds(path, r, i, "system", c))
+		return -1;
+	params = json_object_get(r, "parameters");
+	if (params && !json_is_object(params))
+		return bad(path, "results[%zu].parameters (%s): expected an "
+			   "object, got %s", i, c, json_type_name(params));
+	json_object_foreach(params, key, v)
+		if (!json_is_string(v))
+			return bad(path, "results[%zu].parameters.%s (%s): "
+				   "expected a string, got %s", i, key, c,
+				   json_type_name(v));
+	return 0;
+}
+
+int nsb_hyperfine_results(const char *path, json_t *root, json_t **results)
+{
+	json_t *arr = json_object_get(root, "results");
+
+	*results = arr;
+	if (!json_is_array(arr))
+		return bad(path, "field 'results': expected an array, got %s",
+			   arr ? json_type_name(arr) : "nothing");
+	if (!json_array_size(arr))
+		return bad(path, "no results in hyperfine 'results'");
+	return 0;
+}
+
+bool nsb_hyperfine_failed(json_t *r, char *why, size_t len)
+{
+	json_t *codes = json_object_get(r, "exit_codes"), *c;
+	size_t j, failed = 0, skips = 0, n = json_array_size(codes);
+
+	/* null: killed by a signal */
+	json_array_foreach(codes, j, c) {
+		failed += !json_is_integer(c) || json_integer_value(c) != 0;
+		skips += json_is_integer(c) && json_integer_value(c) == 3;
+	}
+	if (!failed)
+		return false;
+	if (skips == n)
+		snprintf(why, len, "skipped: the workload exited 3 (scenario "
+			 "refused) in all %zu runs", n);
+	else
+		snprintf(why, len, "the workload failed (exit status != 0) in "
+			 "%zu of %zu runs", failed, n);
+	return true;
 }
 
 /* hyperfine --export-json: {"results": [{"command", "times": [s...]}]} */
 static int load_hyperfine(struct nsb_side *side, const char *path,
 			  json_t *root)
 {
-	json_t *arr = json_object_get(root, "results"), *r, *times, *t;
+	json_t *arr, *r, *t;
+	char why[160];
 	size_t i, j;
 
-	if (!json_array_size(arr))
-		return bad(path, "no results in hyperfine 'results'");
-	if (set_unit(side, path, NULL))
+	if (nsb_hyperfine_results(path, root, &arr) ||
+	    set_unit(side, path, NULL))
 		return -1;
 	json_array_foreach(arr, i, r) {
-		const char *cmd = nsb_json_str(r, "command");
 		struct nsb_series *s;
 
-		if (!cmd)
-			return bad(path, "results[%zu]: missing field "
-				   "'command' (string)", i);
-		times = json_object_get(r, "times");
-		if (!json_is_array(times))
-			return bad(path, "results[%zu] (%s): missing field "
-				   "'times' (array of seconds)", i, cmd);
-		s = series_get(side, cmd, path);
+		if (nsb_hyperfine_check(path, r, i))
+			return -1;
+		s = series_get(side, nsb_json_str(r, "command"), path);
 		if (!s)
 			return -ENOMEM;
-		json_array_foreach(times, j, t) {
-			if (!json_is_number(t))
-				return bad(path, "results[%zu].times[%zu]: "
-					   "expected a number, got %s", i, j,
-					   json_type_name(t));
+		/* as import-hyperfine: no failed run's time is a sample */
+		if (nsb_hyperfine_failed(r, why, sizeof(why))) {
+			series_note(s, why, !strncmp(why, "skipped: ", 9));
+			continue;
+		}
+		json_array_foreach(json_object_get(r, "times"), j, t)
 			if (series_add(s, json_number_value(t) * 1e9, NULL))
 				return -ENOMEM;
-		}
 	}
 	return 0;
 }
@@ -323,15 +598,10 @@ static int add_file(struct nsb_side *side, const char *path, json_t *ctx)
 
 int nsb_side_load(struct nsb_side *side, const char *path)
 {
-	struct stat st;
 	json_t *root;
 	int ret;
 
-	if (stat(path, &st))
-		return bad(path, "%s", strerror(errno));
-	if (!st.st_size)
-		return bad(path, "empty file (an interrupted run?)");
-	root = nsb_json_load(path);
+	root = nsb_json_load(path);	/* a regular file under the cap */
 	if (!root)
 		return -1;
 	if (!json_is_object(root)) {
@@ -377,5 +647,6 @@ void nsb_side_free(struct nsb_side *side)
 	free(side->ctx);
 	free(side->files);
 	free(side->s);
+	json_decref(side->index);
 	nsb_side_init(side, side->label);
 }

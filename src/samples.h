@@ -32,6 +32,7 @@ struct nsb_side {
 	const char *label;	/* "base", "patched", "A/A" */
 	struct nsb_series *s;
 	size_t n, cap;
+	json_t *index;		/* name -> position in s[] */
 	const char **files;	/* as given on the command line */
 	json_t **ctx;		/* each file's context, or NULL (hyperfine) */
 	size_t nfiles;
@@ -44,6 +45,12 @@ struct nsb_side {
 /* Values of the metric: Google Benchmark's "real_time" or "cpu_time". */
 extern const char *nsb_metric;
 
+/*
+ * The longest time a sample may have, in ns (31 years): longer is a wrong
+ * unit, and it keeps sums and squares of samples finite.
+ */
+#define NSB_TIME_MAX	1e18
+
 #define NSB_UNIT_WALL	"wall-clock ns"
 #define NSB_UNIT_ICOUNT	"virtual ns = guest instructions"
 
@@ -54,7 +61,20 @@ void nsb_side_free(struct nsb_side *side);
 void nsb_series_free(struct nsb_series *s);
 struct nsb_series *nsb_side_find(const struct nsb_side *side,
 				 const char *name);
+/* After s[] was compacted or reordered: the name index again. */
+int nsb_side_reindex(struct nsb_side *side);
 /* A context value of the side's first file that has it, or NULL. */
 const char *nsb_side_ctx(const struct nsb_side *side, const char *key);
+
+/*
+ * hyperfine --export-json, checked as the loader checks it (import.c
+ * shares it): root's "results" array, non-empty, into *results; result i
+ * (command, times, exit codes, parameters, user/system time).  Each prints
+ * "nsbench: path: results[i].field (command): why" and returns -1.
+ */
+int nsb_hyperfine_results(const char *path, json_t *root, json_t **results);
+int nsb_hyperfine_check(const char *path, json_t *r, size_t i);
+/* Did a run of the (checked) result fail?  Then why, into why[len]. */
+bool nsb_hyperfine_failed(json_t *r, char *why, size_t len);
 
 #endif /* NSB_SAMPLES_H */
