@@ -27,8 +27,8 @@ struct loader {
 	struct nsb_history *h;
 	FILE *err;
 	size_t cap;
-	json_t *runs;		/* run id -> index in h->runs */
-	json_t *seen;		/* "run\x1fbench" -> index in h->r */
+	json_t *last;		/* benchmark -> index of its newest record */
+	size_t lines;		/* not blank */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -73,7 +73,7 @@ static int num_member(json_t *o, const char *key, double *out,
 static long run_index(struct loader *l, const char *run)
 {
 	struct nsb_history *h = l->h;
-	json_t *i = json_object_get(l->runs, run);
+	json_t *i = json_object_get(h->run_ids, run);
 	const char **runs;
 
 	if (i)
@@ -83,10 +83,28 @@ static long run_index(struct loader *l, const char *run)
 		return -1;
 	h->runs = runs;
 	runs[h->nruns] = run;
-	if (json_object_set_new(l->runs, run, json_integer((json_int_t)
-							   h->nruns)))
+	if (json_object_set_new(h->run_ids, run, json_integer((json_int_t)
+							      h->nruns)))
 		return -1;
 	return (long)h->nruns++;
+}
+
+/*
+ * The numbers of an "ok" record are a median of positive times and its
+ * CI around it: anything else was not written by nsbench (or was edited)
+ * and would reach the statistics as a division by zero or a NaN.
+ */
+static const char *check_numbers(const struct nsb_hrec *r)
+{
+	if (!(r->median > 0 && r->median <= NSB_TIME_MAX))
+		return "median";
+	if (!(r->ci_lo > 0 && r->ci_lo <= r->median))
+		return "ci_lo";
+	if (!(r->ci_hi >= r->median && r->ci_hi <= NSB_TIME_MAX))
+		return "ci_hi";
+	if (!(r->ci_level >= 0 && r->ci_level <= 1))
+		return "ci_level";
+	return NULL;
 }
 
 const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
@@ -110,6 +128,9 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 	r->files = json_object_get(o, "files");
 	if (bad)
 		return bad;
+	if (strcmp(r->status, "ok") && strcmp(r->status, "skip") &&
+	    strcmp(r->status, "error"))
+		return "status";
 	if (r->files && !json_is_array(r->files))
 		return "files";
 	if (!json_is_integer(n) || json_integer_value(n) < 0)
@@ -124,7 +145,24 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 	    num_member(o, "ci_hi", &r->ci_hi, &bad) ||
 	    num_member(o, "ci_level", &r->ci_level, &bad))
 		return bad;
-	return NULL;
+	return check_numbers(r);
+}
+
+/* Links record i behind the newest one of its benchmark. */
+static int link_bench(struct loader *l, size_t i)
+{
+	struct nsb_history *h = l->h;
+	const char *bench = h->r[i].bench;
+	json_t *last = json_object_get(l->last, bench);
+
+	h->r[i].next_same = NSB_HREC_END;
+	if (last)
+		h->r[json_integer_value(last)].next_same = i;
+	else if (json_object_set_new(h->bench_first, bench,
+				     json_integer((json_int_t)i)))
+		return -1;
+	return json_object_set_new(l->last, bench,
+				   json_integer((json_int_t)i));
 }
 
 static int add_result(struct loader *l, json_t *o, size_t line)
@@ -142,7 +180,7 @@ static int add_result(struct loader *l, json_t *o, size_t line)
 	}
 	if (asprintf(&key, "%s\x1f%s", r.run, r.bench) < 0)
 		return -1;
-	dup = json_object_get(l->seen, key);
+	dup = json_object_get(h->seen, key);
 	if (dup) {
 		skip_line(l, line, "run %s, %s again (first on line %zu)",
 			  r.run, r.bench, h->r[json_integer_value(dup)].line);
@@ -157,29 +195,32 @@ static int add_result(struct loader *l, json_t *o, size_t line)
 		h->r = nr;
 	}
 	ri = run_index(l, r.run);
-	if (ri < 0 || json_object_set_new(l->seen, key,
+	if (ri < 0 || json_object_set_new(h->seen, key,
 					  json_integer((json_int_t)h->n)))
 		goto fail;
 	r.line = line;
 	r.run_index = (size_t)ri;
 	h->r[h->n++] = r;
 	free(key);
-	return 0;
+	return link_bench(l, h->n - 1);
 fail:
 	free(key);
 	return -1;
 }
 
-static int add_line(struct loader *l, const char *text, size_t line)
+static int add_line(struct loader *l, const char *text, size_t len,
+		    size_t line)
 {
 	json_error_t e;
-	const char *type;
+	const char *type, *run;
 	json_t *o;
 	int ret = 0;
 
-	if (!text[strspn(text, " \t\r\n")])
+	if (strspn(text, " \t\r\n") == len)
 		return 0;	/* blank: nothing lost */
-	o = json_loads(text, JSON_REJECT_DUPLICATES, &e);
+	l->lines++;
+	/* by length: a NUL byte is an error, not the end of the line */
+	o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
 	if (!o) {
 		skip_line(l, line, "column %d: %s", e.column, e.text);
 		return 0;
@@ -187,52 +228,86 @@ static int add_line(struct loader *l, const char *text, size_t line)
 	if (json_array_append_new(l->h->lines, o))
 		return -1;
 	type = json_is_object(o) ? nsb_json_str(o, "type") : NULL;
-	if (!type)
+	run = nsb_json_str(o, "run");
+	if (!type) {
 		skip_line(l, line, "not an object with a \"type\"");
-	else if (!strcmp(type, "result"))
+	} else if (!strcmp(type, "result")) {
 		ret = add_result(l, o, line);
-	else if (!strcmp(type, "accept") && nsb_json_str(o, "run"))
-		l->h->accepted = nsb_json_str(o, "run");
-	else
+	} else if (!strcmp(type, "accept") && run && *run) {
+		l->h->accepted = run;
+		l->h->accepted_line = line;
+	} else {
 		skip_line(l, line, "unknown type \"%s\" or no \"run\"", type);
+	}
+	return ret;
+}
+
+/* getline, but no line and no file past the history's size limit. */
+static int read_lines(struct loader *l, FILE *f)
+{
+	size_t line = 0, cap = 0, total = 0;
+	char *buf = NULL;
+	ssize_t len;
+	int ret = 0;
+
+	/* a truncated last line arrives without its '\n' */
+	while (!ret && (len = getline(&buf, &cap, f)) >= 0) {
+		total += (size_t)len;
+		if (total > NSB_HISTORY_MAX) {
+			fprintf(l->err, "nsbench: %s: grew past the limit of "
+				"%zu MiB while being read\n", l->h->path,
+				NSB_HISTORY_MAX >> 20);
+			ret = -1;
+			break;
+		}
+		ret = add_line(l, buf, (size_t)len, ++line);
+	}
+	if (!ret && ferror(f)) {
+		fprintf(l->err, "nsbench: %s: read error\n", l->h->path);
+		ret = -1;
+	}
+	free(buf);
 	return ret;
 }
 
 int nsb_history_load(struct nsb_history *h, const char *path, FILE *err)
 {
 	struct loader l = { .h = h, .err = err };
-	size_t line = 0, cap = 0;
-	char *buf = NULL;
-	int ret = -1;
+	int fd, ret = -1;
 	FILE *f;
 
 	memset(h, 0, sizeof(*h));
 	h->path = path;
 	h->lines = json_array();
-	l.runs = json_object();
-	l.seen = json_object();
-	if (!h->lines || !l.runs || !l.seen)
+	h->run_ids = json_object();
+	h->seen = json_object();
+	h->bench_first = json_object();
+	l.last = json_object();
+	if (!h->lines || !h->run_ids || !h->seen || !h->bench_first ||
+	    !l.last)
 		goto out;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = errno == ENOENT ? 0 : -1;
-		if (ret)
-			fprintf(err, "nsbench: %s: %s\n", path, strerror(errno));
+	if (access(path, F_OK) && errno == ENOENT) {
+		ret = 0;	/* no history yet: an empty one */
 		goto out;
 	}
-	/* getline: a truncated last line arrives without its '\n' */
-	while (getline(&buf, &cap, f) >= 0)
-		if (add_line(&l, buf, ++line))
-			goto close;
-	ret = ferror(f) ? -1 : 0;
-	if (ret)
-		fprintf(err, "nsbench: %s: read error\n", path);
-close:
+	/* a regular file only: a FIFO or /dev/zero is not a history */
+	fd = nsb_open_input(path, NSB_HISTORY_MAX, NULL);
+	if (fd < 0)
+		goto out;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		goto out;
+	}
+	ret = read_lines(&l, f);
 	fclose(f);
+	if (!ret && l.lines && !h->n && !h->accepted) {
+		fprintf(err, "nsbench: %s: not an nsbench history: none of its "
+			"%zu line(s) is a record\n", path, l.lines);
+		ret = -1;
+	}
 out:
-	free(buf);
-	json_decref(l.runs);
-	json_decref(l.seen);
+	json_decref(l.last);
 	return ret;
 }
 
@@ -241,17 +316,17 @@ void nsb_history_free(struct nsb_history *h)
 	free(h->r);
 	free(h->runs);
 	json_decref(h->lines);
+	json_decref(h->run_ids);
+	json_decref(h->seen);
+	json_decref(h->bench_first);
 	memset(h, 0, sizeof(*h));
 }
 
 long nsb_history_run_index(const struct nsb_history *h, const char *run)
 {
-	size_t i;
+	json_t *i = json_object_get(h->run_ids, run);
 
-	for (i = 0; i < h->nruns; i++)
-		if (!strcmp(h->runs[i], run))
-			return (long)i;
-	return -1;
+	return i ? (long)json_integer_value(i) : -1;
 }
 
 bool nsb_history_has_run(const struct nsb_history *h, const char *run)
@@ -262,12 +337,14 @@ bool nsb_history_has_run(const struct nsb_history *h, const char *run)
 const struct nsb_hrec *nsb_history_find(const struct nsb_history *h,
 					const char *run, const char *bench)
 {
-	size_t i;
+	char *key = NULL;
+	json_t *i;
 
-	for (i = h->n; i-- > 0;)
-		if (!strcmp(h->r[i].run, run) && !strcmp(h->r[i].bench, bench))
-			return &h->r[i];
-	return NULL;
+	if (asprintf(&key, "%s\x1f%s", run, bench) < 0)
+		return NULL;
+	i = json_object_get(h->seen, key);
+	free(key);
+	return i ? &h->r[json_integer_value(i)] : NULL;
 }
 
 static bool same(const char *a, const char *b)
@@ -278,24 +355,26 @@ static bool same(const char *a, const char *b)
 long nsb_history_series(const struct nsb_history *h, const char *bench,
 			const struct nsb_hrec ***out)
 {
+	json_t *first = json_object_get(h->bench_first, bench);
 	const struct nsb_hrec *newest = NULL, **pts;
-	size_t i, k = 0;
+	size_t i, k = 0, count = 0;
 
 	*out = NULL;
-	for (i = h->n; i-- > 0 && !newest;)
-		if (!strcmp(h->r[i].bench, bench) &&
-		    !strcmp(h->r[i].status, "ok"))
+	/* the records of bench only, through their chain: linear in all */
+	for (i = first ? (size_t)json_integer_value(first) : NSB_HREC_END;
+	     i != NSB_HREC_END; i = h->r[i].next_same, count++)
+		if (!strcmp(h->r[i].status, "ok"))
 			newest = &h->r[i];
 	if (!newest)
 		return 0;
-	pts = malloc(h->n * sizeof(*pts));
+	pts = malloc(count * sizeof(*pts));
 	if (!pts)
 		return -1;
-	for (i = 0; i < h->n; i++) {
+	for (i = (size_t)json_integer_value(first); i != NSB_HREC_END;
+	     i = h->r[i].next_same) {
 		const struct nsb_hrec *r = &h->r[i];
 
-		if (!strcmp(r->bench, bench) && !strcmp(r->status, "ok") &&
-		    same(r->mode, newest->mode) &&
+		if (!strcmp(r->status, "ok") && same(r->mode, newest->mode) &&
 		    !strcmp(r->unit, newest->unit))
 			pts[k++] = r;
 	}
@@ -412,6 +491,8 @@ json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 	struct nsb_side side;
 	char stamp[32], *run = NULL;
 	json_t *arr = NULL, *o, *paths = json_array();
+	const char *bad;
+	struct nsb_hrec r;
 	size_t i;
 
 	nsb_side_init(&side, "run");
@@ -430,6 +511,14 @@ json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 		o = one_record(&side, &side.s[i], run, stamp, paths);
 		if (!o || json_array_append_new(arr, o))
 			goto fail;
+		/* never write a line the reader would skip */
+		bad = nsb_hrec_parse(o, &r);
+		if (bad) {
+			fprintf(stderr, "nsbench: %s: benchmark '%s': its "
+				"history record would not read back (\"%s\")\n",
+				side.s[i].file, side.s[i].name, bad);
+			goto fail;
+		}
 	}
 	goto out;
 fail:
@@ -507,6 +596,55 @@ static bool ends_mid_line(int fd)
 }
 
 /*
+ * The history, opened to append.  A symbolic link is followed only if it
+ * is the caller's own: one planted by another user (in /tmp, say) must
+ * not make a root CI job append to a file of the attacker's choosing.
+ * O_NONBLOCK: a FIFO must not block the open; it is refused after it.
+ * Returns the fd, or -1 after printing why.
+ */
+static int open_to_append(const char *path, size_t len)
+{
+	int flags = O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK;
+	int fd = open(path, flags | O_NOFOLLOW, 0644);
+	struct stat st;
+
+	if (fd < 0 && errno == ELOOP && !lstat(path, &st) &&
+	    S_ISLNK(st.st_mode)) {
+		if (st.st_uid != geteuid()) {
+			fprintf(stderr, "nsbench: %s: a symbolic link of "
+				"another user (uid %u): not followed; give the "
+				"file it points to\n", path,
+				(unsigned int)st.st_uid);
+			return -1;
+		}
+		fd = open(path, flags, 0644);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "nsbench: cannot append to %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "nsbench: %s: not a regular file\n", path);
+		goto fail;
+	}
+	if ((size_t)st.st_size + len > NSB_HISTORY_MAX) {
+		fprintf(stderr, "nsbench: %s: would grow past the limit of %zu "
+			"MiB; start a new history\n", path,
+			NSB_HISTORY_MAX >> 20);
+		goto fail;
+	}
+	if (!fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		return fd;
+	fprintf(stderr, "nsbench: cannot append to %s: %s\n", path,
+		strerror(errno));
+fail:
+	close(fd);
+	return -1;
+}
+
+/*
  * Why O_APPEND and not a rewrite through nsb_write_file_atomic: two CI
  * jobs sharing a history would each rename a copy made before the other's
  * append, and the last rename would silently drop the other's runs.  With
@@ -526,7 +664,7 @@ int nsb_history_append(const char *path, json_t *arr)
 
 	if (!text)
 		return -1;
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open_to_append(path, len);
 	if (fd < 0)
 		goto out;
 	if (flock(fd, LOCK_EX))
@@ -537,11 +675,11 @@ int nsb_history_append(const char *path, json_t *arr)
 		goto close;
 	ret = 0;
 close:
-	close(fd);	/* drops the lock */
-out:
 	if (ret)
 		fprintf(stderr, "nsbench: cannot append to %s: %s\n", path,
 			strerror(errno));
+	close(fd);	/* drops the lock */
+out:
 	free(text);
 	return ret;
 }

@@ -29,6 +29,13 @@
 #include <jansson.h>
 
 #define NSB_HISTORY_DEFAULT	"results/history.jsonl"
+/*
+ * The largest history read or grown (1 GiB: some 2 million records, years
+ * of CI runs).  The loader keeps every record in memory; past this, start
+ * a new history (the gate needs only the accepted run and the new one).
+ */
+#define NSB_HISTORY_MAX		((size_t)1 << 30)
+#define NSB_HREC_END		((size_t)-1)
 
 struct nsb_hrec {
 	const char *run, *bench, *status, *why, *unit, *mode, *timestamp;
@@ -39,6 +46,7 @@ struct nsb_hrec {
 	size_t n;
 	size_t line;		/* in the history file, from 1 */
 	size_t run_index;	/* position of its run in nsb_history.runs */
+	size_t next_same;	/* next record of its benchmark, NSB_HREC_END */
 };
 
 struct nsb_history {
@@ -49,14 +57,20 @@ struct nsb_history {
 	const char **runs;	/* distinct run ids, in order of appearance */
 	size_t nruns;
 	const char *accepted;	/* the last accepted run, or NULL */
+	size_t accepted_line;
 	size_t bad_lines;	/* reported and skipped */
+	/* indexes, so 100k benchmarks cost no quadratic walk */
+	json_t *run_ids;	/* run -> position in runs[] */
+	json_t *seen;		/* "run\x1fbenchmark" -> position in r[] */
+	json_t *bench_first;	/* benchmark -> its first record in r[] */
 };
 
 /*
  * Loads path; a missing file is an empty history.  Each corrupt,
  * truncated or incomplete line is reported on err as "path:LINE: why;
  * line skipped" and the rest is read.  Returns 0, or -1 if the file
- * cannot be read at all (or out of memory).
+ * cannot be read at all: not a regular file, over NSB_HISTORY_MAX, not a
+ * history (lines, but none a record), or out of memory.
  */
 int nsb_history_load(struct nsb_history *h, const char *path, FILE *err);
 void nsb_history_free(struct nsb_history *h);
@@ -91,7 +105,10 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r);
 /* The accept marker line for run. */
 json_t *nsb_history_accept_record(const char *run, const char *note);
 
-/* Appends the objects of arr as lines in one write (see histio.c). */
+/*
+ * Appends the objects of arr as lines in one write (see histio.c); a
+ * symlink at path is followed only if it is the caller's own.
+ */
 int nsb_history_append(const char *path, json_t *arr);
 
 /* Run id of a results file: its name without directories and ".json". */

@@ -3,10 +3,13 @@
  * test_history.c — the CI history file: corrupt and truncated lines are
  * reported with their line numbers and skipped, appends after a crash
  * stay whole, concurrent appenders never interleave, records carry their
- * provenance.
+ * provenance; a FIFO, /dev/zero, an oversized file or garbage is not a
+ * history, impossible numbers are skipped, a planted symlink not followed.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -207,7 +210,7 @@ static void concurrent(void)
 			json_t *arr;
 
 			snprintf(run, sizeof(run), "p%d-%d", i, j);
-			arr = json_pack("[o]", fake_record(run, j));
+			arr = json_pack("[o]", fake_record(run, j + 1));
 			if (nsb_history_append(path, arr))
 				_exit(1);
 			json_decref(arr);
@@ -228,10 +231,151 @@ static void concurrent(void)
 	free(path);
 }
 
+/* Loads text as a history; its return, the messages in *msgs. */
+static int load_text(const char *name, const char *text, char **msgs,
+		     struct nsb_history *h)
+{
+	char *path = NULL;
+	FILE *f;
+	int ret = -2;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -2;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+		ret = load(h, path, msgs);
+	}
+	free(path);
+	return ret;
+}
+
+/* Not a history: not a file, too big, or no line of it a record. */
+static void not_histories(void)
+{
+	char *path = NULL, *msgs = NULL;
+	struct nsb_history h;
+	json_t *arr;
+	int fd;
+
+	if (asprintf(&path, "%s/fifo.jsonl", dir) < 0 || mkfifo(path, 0644))
+		return;
+	arr = json_pack("[o]", fake_record("r", 1));
+	/* a FIFO without a writer blocked the reader forever */
+	is_int(load(&h, path, &msgs), -1, "a FIFO is refused, not waited on");
+	nsb_history_free(&h);
+	free(msgs);
+	is_int(nsb_history_append(path, arr), -1,
+	       "appending to a FIFO is refused");
+	unlink(path);
+	is_int(load(&h, "/dev/zero", &msgs), -1,
+	       "/dev/zero is refused (it grew to 688 MB in 5 s)");
+	nsb_history_free(&h);
+	free(msgs);
+	/* sparse: over the limit without using the disk */
+	snprintf(path, strlen(path) + 1, "%s/huge.jsonl", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ok(fd >= 0 && !ftruncate(fd, (off_t)NSB_HISTORY_MAX + 1) &&
+	   load(&h, path, &msgs) == -1, "a history over the size limit is "
+	   "refused");
+	if (fd >= 0)
+		close(fd);
+	nsb_history_free(&h);
+	free(msgs);
+	unlink(path);
+	ok(load_text("garbage.jsonl", "hello\nworld\n", &msgs, &h) == -1 &&
+	   strstr(msgs, "not an nsbench history"),
+	   "lines, none a record: not a history");
+	nsb_history_free(&h);
+	free(msgs);
+	ok(load_text("blank.jsonl", "\n\n", &msgs, &h) == 0 && !h.n,
+	   "blank lines: an empty history");
+	nsb_history_free(&h);
+	free(msgs);
+	json_decref(arr);
+	free(path);
+}
+
+/* Numbers no benchmark gives are skipped, the field named. */
+static void impossible_numbers(void)
+{
+	static const struct {
+		const char *key, *value;
+	} bad[] = {
+		{ "median", "0" }, { "median", "-1" }, { "median", "1e300" },
+		{ "ci_lo", "2e5" }, { "ci_hi", "1" }, { "ci_level", "1.5" },
+		{ "n", "0" }, { "status", "\"fine\"" },
+	};
+	char text[1024], want[64], *msgs;
+	struct nsb_history h;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *o = fake_record("r1", 150000);
+		char *line;
+
+		json_object_set_new(o, bad[i].key, json_loads(bad[i].value,
+			JSON_DECODE_ANY, NULL));
+		line = json_dumps(o, JSON_COMPACT);
+		snprintf(text, sizeof(text), "%s\n%s\n", line,
+			 "{\"type\":\"accept\",\"run\":\"r0\"}");
+		snprintf(want, sizeof(want), ":1: result without a valid "
+			 "\"%s\"", bad[i].key);
+		ok(!load_text("numbers.jsonl", text, &msgs, &h) && !h.n &&
+		   strstr(msgs, want), "%s %s: line skipped, named",
+		   bad[i].key, bad[i].value);
+		nsb_history_free(&h);
+		free(msgs);
+		free(line);
+		json_decref(o);
+	}
+}
+
+/* A symlink planted by another user is not followed; one's own is. */
+static void planted_symlink(void)
+{
+	char *victim = NULL, *link = NULL, buf[64] = "";
+	json_t *arr = json_pack("[o]", fake_record("r", 1));
+	FILE *f;
+
+	if (asprintf(&victim, "%s/victim", dir) < 0 ||
+	    asprintf(&link, "%s/link.jsonl", dir) < 0)
+		return;
+	f = fopen(victim, "w");
+	fputs("precious\n", f);
+	fclose(f);
+	if (symlink(victim, link))
+		return;
+	is_int(nsb_history_append(link, arr), 0, "our own symlink: followed");
+	unlink(victim);
+	f = fopen(victim, "w");
+	fputs("precious\n", f);
+	fclose(f);
+	if (geteuid() || lchown(link, 65534, 65534)) {
+		skip(2, "not root: cannot give the link to another user");
+	} else {
+		is_int(nsb_history_append(link, arr), -1,
+		       "another user's symlink: refused");
+		f = fopen(victim, "r");
+		ok(f && fgets(buf, sizeof(buf), f) &&
+		   !strcmp(buf, "precious\n") && !fgets(buf, sizeof(buf), f),
+		   "the file it points to is untouched");
+		if (f)
+			fclose(f);
+	}
+	unlink(link);
+	unlink(victim);
+	json_decref(arr);
+	free(victim);
+	free(link);
+}
+
 static void cleanup(void)
 {
 	static const char *const names[] = {
 		"crash.jsonl", "modes.jsonl", "concurrent.jsonl",
+		"garbage.jsonl", "blank.jsonl", "numbers.jsonl",
 	};
 	char path[128];
 	size_t i;
@@ -256,6 +400,9 @@ int main(void)
 	utc();
 	accept_and_series();
 	concurrent();
+	not_histories();
+	impossible_numbers();
+	planted_symlink();
 	cleanup();
 	return done_testing();
 }
