@@ -38,6 +38,8 @@ struct side {
 	json_t *json;		/* records made from files */
 	struct nsb_hrec *r;
 	size_t n;
+	json_t *index;		/* benchmark -> position in r[] */
+	json_t *seen_files;	/* files[] as a set */
 };
 
 struct gate {
@@ -71,17 +73,37 @@ static bool readable(const char *path)
 static int add_file(struct side *s, const char *path)
 {
 	char **f;
-	size_t i;
 
-	for (i = 0; i < s->nfiles; i++)
-		if (!strcmp(s->files[i], path))
-			return 0;
+	/* every record of a run names the same files: a set, not a walk */
+	if (!s->seen_files)
+		s->seen_files = json_object();
+	if (!s->seen_files)
+		return -1;
+	if (json_object_get(s->seen_files, path))
+		return 0;
 	f = realloc(s->files, (s->nfiles + 1) * sizeof(*f));
 	if (!f)
 		return -1;
 	s->files = f;
 	s->files[s->nfiles] = strdup(path);
-	return s->files[s->nfiles++] ? 0 : -1;
+	if (!s->files[s->nfiles] ||
+	    json_object_set_new(s->seen_files, path, json_true()))
+		return -1;
+	s->nfiles++;
+	return 0;
+}
+
+/* The benchmark -> record index of a side, built once. */
+static int index_side(struct side *s)
+{
+	size_t i;
+
+	s->index = json_object();
+	for (i = 0; s->index && i < s->n; i++)
+		if (json_object_set_new(s->index, s->r[i].bench,
+					json_integer((json_int_t)i)))
+			return -1;
+	return s->index ? 0 : -1;
 }
 
 /*
@@ -115,6 +137,7 @@ dir:
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i]);
 	s->nfiles = 0;
+	json_object_clear(s->seen_files);
 	if (!g->results_dir)
 		return 0;
 	if (asprintf(&path, "%s/%s.json", g->results_dir, s->run) < 0)
@@ -135,7 +158,7 @@ static int side_from_history(struct gate *g, struct side *s)
 	for (i = 0; i < g->h.n; i++)
 		if (!strcmp(g->h.r[i].run, s->run))
 			s->r[s->n++] = g->h.r[i];
-	return find_files(g, s);
+	return index_side(s) ?: find_files(g, s);
 }
 
 static int side_from_files(struct side *s, char **files, size_t n,
@@ -162,8 +185,11 @@ static int side_from_files(struct side *s, char **files, size_t n,
 		}
 		s->n++;
 	}
+	/* no records at all still has a name: the first file's */
 	s->run = s->n ? s->r[0].run : run_id;
-	return 0;
+	if (!s->run)
+		s->run = s->own_run = nsb_history_run_id(files[0]);
+	return s->run ? index_side(s) : -1;
 }
 
 static void side_free(struct side *s)
@@ -178,17 +204,16 @@ static void side_free(struct side *s)
 	free(s->r);
 	free(s->own_run);
 	json_decref(s->json);
+	json_decref(s->index);
+	json_decref(s->seen_files);
 }
 
 static const struct nsb_hrec *side_find(const struct side *s,
 					const char *bench)
 {
-	size_t i;
+	json_t *i = json_object_get(s->index, bench);
 
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->r[i].bench, bench))
-			return &s->r[i];
-	return NULL;
+	return i ? &s->r[json_integer_value(i)] : NULL;
 }
 
 static bool ends_with(const char *s, const char *tail)
@@ -259,6 +284,13 @@ static int resolve_base(struct gate *g)
 	}
 	if (!g->base.run)
 		return 1;
+	/* a baseline that is not there is an error, never a pass */
+	if (!nsb_history_has_run(&g->h, g->base.run)) {
+		fprintf(stderr, "nsbench gate: %s:%zu: the accepted baseline "
+			"run '%s' is not in the history\n", g->history,
+			g->h.accepted_line, g->base.run);
+		return -1;
+	}
 	if (!strcmp(g->base.run, g->cur.run)) {
 		fprintf(stderr, "nsbench gate: the baseline is the new run "
 			"itself (%s)\n", g->cur.run);
@@ -654,7 +686,8 @@ static void usage(FILE *f)
 "were; or NEW.json and a results-file baseline) the verdicts are those of\n"
 "'nsbench compare'; with the history alone, the medians are compared and\n"
 "the change's CI is the widest the two medians' CIs allow.  A run without\n"
-"a baseline yet gives skips and exit 0.\n", GATE_THRESHOLD);
+"a baseline yet gives skips and exit 0; an accepted baseline the history\n"
+"does not hold is an error (exit 2).\n", GATE_THRESHOLD);
 }
 
 static int parse_fmt(const char *arg, enum gate_fmt *fmt)

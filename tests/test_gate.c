@@ -3,7 +3,8 @@
  * test_gate.c — `nsbench gate` exit codes and verdicts for a regression,
  * an improvement, no change, a failed benchmark and no baseline, through
  * both paths: nsbench compare on the results files, and the history's
- * medians alone.  icount fixtures (tests/fixtures/history/): 5 samples of
+ * medians alone; and the review's findings (a crash, a pass without a
+ * baseline).  icount fixtures (tests/fixtures/history/): 5 samples of
  * ~150,000 instructions, +-2.
  */
 #include <fcntl.h>
@@ -186,6 +187,52 @@ static void history_only(void)
 	unlink(h2);
 }
 
+static void put_text(const char *path, const char *mode, const char *text)
+{
+	FILE *f = fopen(path, mode);
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * What a review found: new results of aggregates only crashed the gate
+ * (no run id to compare the baseline's with); an accepted baseline that
+ * is not in the history gave PASS.
+ */
+static void review_findings(void)
+{
+	char h3[160], agg[160];
+	int r;
+
+	snprintf(h3, sizeof(h3), "%s/h3.jsonl", dir);
+	snprintf(agg, sizeof(agg), "%s/agg.json", dir);
+	put_text(agg, "w", "{\"benchmarks\":[{\"name\":\"x\",\"run_type\":"
+		 "\"aggregate\",\"real_time\":1,\"time_unit\":\"ns\"}]}\n");
+	run(cmd_history, "history", "append", "--history", h3,
+	    "tests/fixtures/stats/base.json", NULL);
+	is_int(run(cmd_history, "history", "accept", "--history", h3, "base",
+		   NULL), 0, "accept base");
+	r = run(cmd_gate, "gate", "--history", h3, agg, NULL);
+	ok(r == 2 && out_has(agg) && out_has("aggregate"),
+	   "new results of aggregates only: exit 2, the file named (was a "
+	   "crash)");
+	if (r != 2)
+		show_out();
+	put_text(h3, "a", "{\"type\":\"accept\",\"run\":\"ghost\"}\n");
+	r = run(cmd_gate, "gate", "--history", h3, FIX "icount-base.json",
+		NULL);
+	ok(r == 2 && out_has("'ghost' is not in the history") &&
+	   !out_has("PASS"), "accepted baseline not in the history: exit 2, "
+	   "no PASS");
+	if (r != 2)
+		show_out();
+	unlink(h3);
+	unlink(agg);
+}
+
 /* Names and reasons from elsewhere cannot break either format. */
 static void formats(void)
 {
@@ -233,6 +280,7 @@ int main(void)
 	formats();
 	with_results();
 	history_only();
+	review_findings();
 	unlink(hist);
 	unlink(out);
 	rmdir(dir);
