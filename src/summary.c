@@ -118,83 +118,161 @@ static void cell(char *buf, size_t len, const struct nsb_series *s)
 		snprintf(buf, len, "%s", v);
 }
 
-/* Columns: the distinct last-argument values of a family, as they come. */
-static int family_columns(const struct nsb_side *side, const char *family,
-			  char cols[MAX_COLS][32], char *key)
+/*
+ * One family's table: its columns (the distinct last-argument values, as
+ * they come), the key they share, and its rows (the first series of
+ * each variant, in order).  Built in one pass over the names, with hash
+ * tables for the lookups, so 100k benchmarks print in linear time.
+ */
+struct family {
+	char cols[MAX_COLS][32];
+	char key[32];
+	int ncols;
+	size_t *rows, nrows;
+};
+
+struct layout {
+	struct cut *cuts;	/* per series */
+	struct family *fam;
+	size_t nfam;
+	json_t *fam_idx;	/* family -> index in fam[] */
+	json_t *rows_seen;	/* family \x1f variant */
+	json_t *cells;		/* family \x1f variant \x1f value -> series */
+};
+
+static char *join3(const char *a, const char *b, const char *c)
 {
-	int ncols = 0;
+	char *k;
 
-	for (size_t i = 0; i < side->n; i++) {
-		struct cut c;
-		int j;
+	if (asprintf(&k, "%s\x1f%s%s%s", a, b, c ? "\x1f" : "", c ? c : "")
+	    < 0)
+		return NULL;
+	return k;
+}
 
-		cut_name(side->s[i].name, &c);
-		if (strcmp(c.family, family) || !c.key[0])
-			continue;
-		snprintf(key, 32, "%s", c.key);
-		for (j = 0; j < ncols && strcmp(cols[j], c.value); j++)
-			;
-		if (j == ncols && ncols < MAX_COLS)
-			snprintf(cols[ncols++], 32, "%s", c.value);
+/* Adds series i to its family: columns, row, cell.  0, or -1 (memory). */
+static int place(struct layout *l, size_t i)
+{
+	const struct cut *c = &l->cuts[i];
+	json_t *at = json_object_get(l->fam_idx, c->family);
+	struct family *f;
+	size_t *rows;
+	char *rk, *ck;
+	int j, ret = -1;
+
+	if (!at) {
+		f = realloc(l->fam, (l->nfam + 1) * sizeof(*f));
+		if (!f)
+			return -1;
+		l->fam = f;
+		memset(&f[l->nfam], 0, sizeof(*f));
+		if (json_object_set_new(l->fam_idx, c->family,
+					json_integer((json_int_t)l->nfam++)))
+			return -1;
+		at = json_object_get(l->fam_idx, c->family);
 	}
-	return ncols;
+	f = &l->fam[json_integer_value(at)];
+	if (c->key[0]) {
+		snprintf(f->key, sizeof(f->key), "%s", c->key);
+		for (j = 0; j < f->ncols && strcmp(f->cols[j], c->value); j++)
+			;
+		if (j == f->ncols && f->ncols < MAX_COLS)
+			snprintf(f->cols[f->ncols++], 32, "%s", c->value);
+	}
+	rk = join3(c->family, c->variant, NULL);
+	ck = join3(c->family, c->variant, c->value);
+	if (!rk || !ck)
+		goto out;
+	if (!json_object_get(l->cells, ck) &&
+	    json_object_set_new(l->cells, ck, json_integer((json_int_t)i)))
+		goto out;
+	ret = 0;
+	if (json_object_get(l->rows_seen, rk))
+		goto out;
+	rows = realloc(f->rows, (f->nrows + 1) * sizeof(*rows));
+	if (rows)
+		f->rows = rows;
+	if (!rows || json_object_set_new(l->rows_seen, rk, json_true())) {
+		ret = -1;
+		goto out;
+	}
+	f->rows[f->nrows++] = i;
+out:
+	free(rk);
+	free(ck);
+	return ret;
+}
+
+static void layout_free(struct layout *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nfam; i++)
+		free(l->fam[i].rows);
+	free(l->fam);
+	free(l->cuts);
+	json_decref(l->fam_idx);
+	json_decref(l->rows_seen);
+	json_decref(l->cells);
+}
+
+static int layout(const struct nsb_side *side, struct layout *l)
+{
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	l->cuts = calloc(side->n ? side->n : 1, sizeof(*l->cuts));
+	l->fam_idx = json_object();
+	l->rows_seen = json_object();
+	l->cells = json_object();
+	if (!l->cuts || !l->fam_idx || !l->rows_seen || !l->cells)
+		return -1;
+	for (i = 0; i < side->n; i++) {
+		cut_name(side->s[i].name, &l->cuts[i]);
+		if (place(l, i))
+			return -1;
+	}
+	return 0;
 }
 
 static const struct nsb_series *find_cell(const struct nsb_side *side,
-					  const char *family,
-					  const char *variant, const char *value)
+					  const struct layout *l,
+					  const struct cut *c, const char *value)
 {
-	for (size_t i = 0; i < side->n; i++) {
-		struct cut c;
+	char *k = join3(c->family, c->variant, value);
+	json_t *at = k ? json_object_get(l->cells, k) : NULL;
 
-		cut_name(side->s[i].name, &c);
-		if (!strcmp(c.family, family) && !strcmp(c.variant, variant) &&
-		    !strcmp(c.value, value))
-			return &side->s[i];
-	}
-	return NULL;
+	free(k);
+	return at ? &side->s[json_integer_value(at)] : NULL;
 }
 
-static bool seen_before(const struct nsb_side *side, size_t upto,
-			const struct cut *c, bool variant_too)
+static void print_family(const struct nsb_side *side, const struct layout *l,
+			 const struct family *f)
 {
-	for (size_t i = 0; i < upto; i++) {
-		struct cut o;
+	const struct cut *first = &l->cuts[f->rows[0]];
+	int ncols = f->ncols;
+	char buf[48];
 
-		cut_name(side->s[i].name, &o);
-		if (!strcmp(o.family, c->family) &&
-		    (!variant_too || !strcmp(o.variant, c->variant)))
-			return true;
-	}
-	return false;
-}
-
-static void print_family(const struct nsb_side *side, const char *family)
-{
-	char cols[MAX_COLS][32], key[32] = "", buf[48];
-	int ncols = family_columns(side, family, cols, key);
-
-	printf("\n%s\n  %-34s", family, ncols ? "variant" : "benchmark");
+	printf("\n%s\n  %-34s", first->family, ncols ? "variant" :
+	       "benchmark");
 	if (ncols)
-		printf("%s:", key);
+		printf("%s:", f->key);
 	for (int j = 0; j < ncols; j++)
-		print_cell(cols[j], CELL_WIDTH);
+		print_cell(f->cols[j], CELL_WIDTH);
 	printf("\n");
-	for (size_t i = 0; i < side->n; i++) {
-		struct cut c;
+	for (size_t r = 0; r < f->nrows; r++) {
+		size_t i = f->rows[r];
+		const struct cut *c = &l->cuts[i];
 
-		cut_name(side->s[i].name, &c);
-		if (strcmp(c.family, family) || seen_before(side, i, &c, true))
-			continue;
-		printf("  %-34.34s%*s", c.variant, ncols ? (int)strlen(key) + 1 : 0,
-		       "");
-		if (!ncols || !c.key[0]) {
+		printf("  %-34.34s%*s", c->variant, ncols ?
+		       (int)strlen(f->key) + 1 : 0, "");
+		if (!ncols || !c->key[0]) {
 			cell(buf, sizeof(buf), &side->s[i]);
 			print_cell(buf, CELL_WIDTH);
 		}
-		for (int j = 0; ncols && c.key[0] && j < ncols; j++) {
-			cell(buf, sizeof(buf), find_cell(side, family, c.variant,
-							 cols[j]));
+		for (int j = 0; ncols && c->key[0] && j < ncols; j++) {
+			cell(buf, sizeof(buf), find_cell(side, l, c,
+							 f->cols[j]));
 			print_cell(buf, CELL_WIDTH);
 		}
 		if (!side->s[i].n && side->s[i].why)
@@ -218,6 +296,7 @@ int cmd_summary(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct layout l = { 0 };
 	struct nsb_side side;
 	int c, ret = 0;
 
@@ -243,18 +322,18 @@ int cmd_summary(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (nsb_side_load(&side, argv[i]))
 			ret = 2;
+	if (!ret && layout(&side, &l)) {
+		fprintf(stderr, "nsbench summary: out of memory\n");
+		ret = 2;
+	}
 	if (!ret) {
 		const char *unit = side.unit ? side.unit : NSB_UNIT_WALL;
 
 		printf("median per operation, %s; ±CV where repeated\n", unit);
-		for (size_t i = 0; i < side.n; i++) {
-			struct cut cu;
-
-			cut_name(side.s[i].name, &cu);
-			if (!seen_before(&side, i, &cu, false))
-				print_family(&side, cu.family);
-		}
+		for (size_t i = 0; i < l.nfam; i++)
+			print_family(&side, &l, &l.fam[i]);
 	}
+	layout_free(&l);
 	nsb_side_free(&side);
 	return ret;
 }

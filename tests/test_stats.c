@@ -5,6 +5,7 @@
  * and the edge cases: ties, n = 1, zero variance, identical samples.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "tests/tap.h"
@@ -142,6 +143,90 @@ static void test_power(void)
 	       "n for a 1-sd shift");
 }
 
+/*
+ * Is [lo, hi] = [v_(k), v_(m + 1 - k)] for some k, and est the median,
+ * over the values v[0..m) once sorted?  With ties several k may fit.
+ */
+static bool order_stats(double *v, size_t m, const struct nsb_interval *r)
+{
+	size_t k;
+
+	qsort(v, m, sizeof(*v), nsb_cmp_double);
+	if (r->est != (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2))
+		return false;
+	for (k = 1; k <= m; k++)
+		if (v[k - 1] == r->lo && v[m - k] == r->hi)
+			return true;
+	return false;
+}
+
+/*
+ * The selection behind HL and Walsh (no m x n array any more) against
+ * the definitions, on samples with and without ties, sizes past the
+ * exact tables: the same order statistics, to the bit.
+ */
+static void test_selection(void)
+{
+	static const size_t sizes[][2] = {
+		{ 1, 1 }, { 1, 9 }, { 7, 3 }, { 60, 45 }, { 200, 333 },
+	};
+	unsigned long seed = 12345;
+	struct nsb_interval hl, wa;
+	size_t t, i, j, k, bad = 0;
+	double x[333], y[333], *d;
+
+	for (t = 0; t < 2 * N_OF(sizes); t++) {
+		size_t nx = sizes[t / 2][0], ny = sizes[t / 2][1];
+
+		for (i = 0; i < 333; i++) {
+			seed = seed * 6364136223846793005UL +
+			       1442695040888963407UL;
+			/* odd t: few distinct values, many ties */
+			x[i] = t % 2 ? (double)(seed >> 60) :
+			       (double)(seed >> 11) / 9007199254740992.0;
+			seed = seed * 6364136223846793005UL +
+			       1442695040888963407UL;
+			y[i] = t % 2 ? (double)(seed >> 61) + 1 :
+			       (double)(seed >> 11) / 9007199254740992.0 + 0.1;
+		}
+		nsb_hodges_lehmann(x, nx, y, ny, NSB_ALPHA, &hl);
+		d = malloc(nx * ny * sizeof(*d));
+		for (i = 0; i < nx; i++)
+			for (j = 0; j < ny; j++)
+				d[i * ny + j] = y[j] - x[i];
+		bad += !order_stats(d, nx * ny, &hl);
+		free(d);
+		nsb_walsh(x, nx, NSB_ALPHA, &wa);
+		d = malloc(nx * (nx + 1) / 2 * sizeof(*d));
+		for (i = 0, k = 0; i < nx; i++)
+			for (j = i; j < nx; j++)
+				d[k++] = (x[i] + x[j]) / 2;
+		bad += !order_stats(d, k, &wa);
+		free(d);
+	}
+	is_int(bad, 0, "HL and Walsh by selection: the order statistics of "
+	       "all pairs, ties or not");
+}
+
+/* 20,000 samples a side: 3.2 GB as all pairwise differences; not now. */
+static void test_large(void)
+{
+	size_t n = 20000, i;
+	double *x = malloc(n * sizeof(*x)), *y = malloc(n * sizeof(*y));
+	struct nsb_interval hl;
+
+	for (i = 0; i < n; i++) {
+		x[i] = 1000 + (double)(i * 7919 % 1000) / 10;
+		y[i] = 1010 + (double)(i * 104729 % 1000) / 10;
+	}
+	is_int(nsb_hodges_lehmann(x, n, y, n, NSB_ALPHA, &hl), 0,
+	       "HL of 20,000 x 20,000");
+	ok(fabs(hl.est - 10) < 0.2 && hl.lo <= hl.est && hl.est <= hl.hi,
+	   "HL shift %.3f, CI [%.3f, %.3f]", hl.est, hl.lo, hl.hi);
+	free(x);
+	free(y);
+}
+
 int main(void)
 {
 	size_t i;
@@ -154,5 +239,7 @@ int main(void)
 	test_auto();
 	test_edges();
 	test_power();
+	test_selection();
+	test_large();
 	return done_testing();
 }
