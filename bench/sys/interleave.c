@@ -9,16 +9,18 @@
  * switch) far more than by the check.  So one run alternates the switch
  * kernel.userns_checks.SW in chunks of about 200 us of operations, in
  * quads of on, on, off1, off2 in a drawn order (next_quad), and reports
- * per state the cost per operation of its central chunks (central_mean):
- * adjacent chunks share the kernel's state and drift cancels.  Not the
- * mean: under icount most chunks of an operation retire the same
- * instructions, and the few a slab or page-allocator refill lands in
- * carry the mean.  Not the median either: chunk costs sit on a few
- * discrete levels and the median jumps between them.  Over 2 boots of
+ * per state the central mean of its chunks' cost per operation
+ * (central_mean): adjacent chunks share the kernel's state and drift
+ * cancels.  Not the mean, which the few chunks a slab or page-allocator
+ * refill lands in carry; not the median, which jumps between the
+ * discrete levels chunk costs sit on under icount.  Over 2 boots of
  * checks.plan (34 rows each), off against off differed by up to 118
  * instructions per op with the mean, 3.5 with the median and 1.2 with
- * the central mean (1 row above 1).  The median and the mean stay in
- * the results as nsb_<state>_median and nsb_<state>_mean.  A chunk a timer tick
+ * the central mean.  Nor on - off paired inside each quad: some switch
+ * writes cost the next chunk ~800 instructions, so in-quad differences
+ * sit on modes 400 per op apart (6 rounds: file_caps +17 read anywhere
+ * in [-384, +419]); the central mean of each state leaves those chunks
+ * out (+17 [+17, +17]).  A chunk a timer tick
  * landed in (the coarse clock moved) is left out: the tick and the
  * softirq work behind it are no part of the operation.  off1 and off2
  * are the same state kept apart: off against off in the same run is the
@@ -168,29 +170,26 @@ static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
 	return r;
 }
 
-struct ilv_acc {
-	double ns, ops;		/* clean chunks only */
-	size_t chunks, ticked;
-	double *per_op;		/* each clean chunk's cost per operation */
-	size_t n, cap;
+/* One timed chunk of a run: its state, cost per op, quad. */
+struct ilv_chunk {
+	enum nsb_ilv_state state;
+	bool clean;
+	double per_op;
 };
 
-static int acc_add(struct ilv_acc *a, double ns, int64_t m)
-{
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		double *p = realloc(a->per_op, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		a->per_op = p;
-		a->cap = cap;
-	}
-	a->per_op[a->n++] = ns / (double)m;
-	a->ns += ns;
-	a->ops += (double)m;
-	return 0;
-}
+struct nsb_ilv_run {
+	struct gb_state *s;
+	struct nsb_worker *w;
+	nsb_op_fn op;
+	int64_t arg;
+	int wants[2];		/* the op's result with the switch off, on */
+	int64_t k;		/* operations per chunk */
+	uint64_t rng;
+	enum nsb_ilv_state quad[4];
+	struct ilv_chunk *c;	/* every chunk, in order: 4 per quad */
+	size_t n, cap;
+	bool failed;
+};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -207,7 +206,7 @@ static double median_of(double *v, size_t n)
 }
 
 /*
- * The mean of the chunks within CENTRAL_HALF_WIDTH of the median (v
+ * The mean of the values within CENTRAL_HALF_WIDTH of the median (v
  * sorted): the central level of the distribution, averaged over the
  * levels next to it, without the tail that refills make.  8 per op
  * (instructions under icount) keeps exec's neighbouring levels (3-7
@@ -230,54 +229,21 @@ static double central_mean(const double *v, size_t n, double median)
 	return k ? sum / (double)k : median;
 }
 
-static void report(struct gb_state *s, struct ilv_acc *acc, int64_t k,
-		   const int wants[2])
+struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
+					 struct nsb_worker *w, nsb_op_fn op,
+					 int64_t arg)
 {
-	static const char *const names[NSB_ILV_COUNT] = {
-		[NSB_ILV_ON] = "nsb_on", [NSB_ILV_OFF1] = "nsb_off1",
-		[NSB_ILV_OFF2] = "nsb_off2",
-	};
-	size_t ticked = 0, chunks = 0;
-	char key[32];
+	struct nsb_ilv_run *run = calloc(1, sizeof(*run));
+	double first;
+	bool clean;
 	int st;
 
-	/* A short run (libbenchmark sizing it) may miss a state: no counters. */
-	for (st = 0; st < NSB_ILV_COUNT; st++)
-		if (!acc[st].ops)
-			return;
-	for (st = 0; st < NSB_ILV_COUNT; st++) {
-		/* in the benchmarks' time unit (us), like real_time */
-		struct ilv_acc *a = &acc[st];
-		double med = median_of(a->per_op, a->n);
-
-		gb_counter(s, names[st], central_mean(a->per_op, a->n, med) *
-			   1e-3, GB_COUNTER_DEFAULT);
-		snprintf(key, sizeof(key), "%s_median", names[st]);
-		gb_counter(s, key, med * 1e-3, GB_COUNTER_DEFAULT);
-		snprintf(key, sizeof(key), "%s_mean", names[st]);
-		gb_counter(s, key, a->ns / a->ops * 1e-3, GB_COUNTER_DEFAULT);
-		ticked += acc[st].ticked;
-		chunks += acc[st].chunks;
+	if (!run) {
+		gb_error(s, "out of memory");
+		return NULL;
 	}
-	gb_counter(s, "nsb_chunk_ops", (double)k, GB_COUNTER_DEFAULT);
-	gb_counter(s, "nsb_chunks", (double)chunks, GB_COUNTER_DEFAULT);
-	gb_counter(s, "nsb_ticked_chunks", (double)ticked, GB_COUNTER_DEFAULT);
-	if (wants[0] != wants[1])
-		gb_counter(s, "nsb_decides", 1, GB_COUNTER_DEFAULT);
-}
-
-int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
-			 nsb_op_fn op, int64_t arg, int64_t n, int want)
-{
-	struct ilv_acc acc[NSB_ILV_COUNT] = { 0 };
-	double total = 0, ns, first;
-	int wants[2], r = 0, st;
-	size_t j;
-	enum nsb_ilv_state quad[4];
-	uint64_t rng = ilv.seed;
-	bool clean;
-	int64_t k;
-
+	*run = (struct nsb_ilv_run){ .s = s, .w = w, .op = op, .arg = arg,
+				     .rng = ilv.seed };
 	/*
 	 * Where the check decides (a device node on a userns mount opens
 	 * with it off), the two states have their own result: one untimed
@@ -287,59 +253,148 @@ int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
 		if (set_switch(st)) {
 			gb_error(s, "cannot write the switch: %s",
 				 strerror(errno));
-			return 0;
+			free(run);
+			return NULL;
 		}
-		wants[st] = chunk(w, op, arg, 1, &ns, &clean);
+		run->wants[st] = chunk(w, op, arg, 1, &first, &clean);
 	}
-	want = wants[1];
-	/* The first operation sizes the chunks; it is timed like the rest. */
-	if ((r = chunk(w, op, arg, 1, &first, &clean)) != want)
-		goto bad;
-	total += first;
-	n--;
-	k = first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
-	k = k < 1 ? 1 : k > MAX_CHUNK ? MAX_CHUNK : k;
-	if (n < 4 * k)
-		k = n / 4 ? n / 4 : 1;
-	for (j = 0; n > 0 && !gb_was_interrupted(); j++) {
+	/* The second one (switch on) sizes the chunks. */
+	run->k = first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
+	run->k = run->k < 1 ? 1 : run->k > MAX_CHUNK ? MAX_CHUNK : run->k;
+	return run;
+}
+
+static int add_chunk(struct nsb_ilv_run *run, enum nsb_ilv_state st,
+		     bool clean, double per_op)
+{
+	if (run->n == run->cap) {
+		size_t cap = run->cap ? 2 * run->cap : 256;
+		struct ilv_chunk *c = realloc(run->c, cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		run->c = c;
+		run->cap = cap;
+	}
+	run->c[run->n++] = (struct ilv_chunk){ st, clean, per_op };
+	return 0;
+}
+
+int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n)
+{
+	struct gb_state *s = run->s;
+	double total = 0, ns;
+	bool clean;
+	int r;
+
+	while (n > 0 && !run->failed && !gb_was_interrupted()) {
 		enum nsb_ilv_state state;
+		int64_t m = n < run->k ? n : run->k;
+		int want;
 
-		if (j % 4 == 0)
-			next_quad(&rng, quad);
-		state = quad[j % 4];
-		struct ilv_acc *a = &acc[state];
-		int64_t m = n < k ? n : k;
-
+		if (run->n % 4 == 0)
+			next_quad(&run->rng, run->quad);
+		state = run->quad[run->n % 4];
+		want = run->wants[state == NSB_ILV_ON];
 		if (set_switch(state == NSB_ILV_ON)) {
 			gb_error(s, "cannot write the switch: %s",
 				 strerror(errno));
-			goto out;
+			run->failed = true;
+			break;
 		}
-		want = wants[state == NSB_ILV_ON];
-
-		if ((r = chunk(w, op, arg, m, &ns, &clean)) != want)
-			goto bad;
+		r = chunk(run->w, run->op, run->arg, m, &ns, &clean);
+		if (r != want) {
+			gb_error(s, "operation gave %d during the run, not %d",
+				 r, want);
+			run->failed = true;
+			break;
+		}
 		total += ns;
 		n -= m;
-		a->chunks++;
-		if (!clean) {
-			a->ticked++;
-			continue;
-		}
-		if (acc_add(a, ns, m)) {
+		if (add_chunk(run, state, clean, ns / (double)m)) {
 			gb_error(s, "out of memory");
-			goto out;
+			run->failed = true;
 		}
 	}
 	gb_set_iteration_time(s, total * 1e-9);
-	report(s, acc, k, wants);
-	goto out;
-bad:
-	gb_error(s, "operation gave %d during the run, not %d", r, want);
+	return run->failed ? -1 : 0;
+}
+
+/* The clean chunks of one state, per op, into v; how many. */
+static size_t state_values(const struct nsb_ilv_run *run,
+			   enum nsb_ilv_state st, double *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n; i++)
+		if (run->c[i].state == st && run->c[i].clean)
+			v[n++] = run->c[i].per_op;
+	return n;
+}
+
+static size_t ticked_chunks(const struct nsb_ilv_run *run)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n; i++)
+		n += !run->c[i].clean;
+	return n;
+}
+
+static void counter(struct gb_state *s, const char *name, double per_op)
+{
+	/* in the benchmarks' time unit (us), like real_time */
+	gb_counter(s, name, per_op * 1e-3, GB_COUNTER_DEFAULT);
+}
+
+/*
+ * The counters the check-cost engine reads, per state the central mean
+ * per op: nsb_on, nsb_off1, nsb_off2; and each state's median.
+ */
+static void report(struct nsb_ilv_run *run)
+{
+	static const char *const names[NSB_ILV_COUNT] = {
+		[NSB_ILV_ON] = "on", [NSB_ILV_OFF1] = "off1",
+		[NSB_ILV_OFF2] = "off2",
+	};
+	double *v = malloc((run->n + 1) * sizeof(*v)), med;
+	size_t nv;
+	char key[32];
+	int st;
+
+	if (!v)
+		return;
+	for (st = 0; st < NSB_ILV_COUNT; st++) {
+		/* A short run (libbenchmark sizing it): no counters. */
+		if (!state_values(run, st, v))
+			goto out;
+	}
+	for (st = 0; st < NSB_ILV_COUNT; st++) {
+		nv = state_values(run, st, v);
+		med = median_of(v, nv);
+		snprintf(key, sizeof(key), "nsb_%s", names[st]);
+		counter(run->s, key, central_mean(v, nv, med));
+		snprintf(key, sizeof(key), "nsb_%s_median", names[st]);
+		counter(run->s, key, med);
+	}
+	gb_counter(run->s, "nsb_chunk_ops", (double)run->k, GB_COUNTER_DEFAULT);
+	gb_counter(run->s, "nsb_chunks", (double)run->n, GB_COUNTER_DEFAULT);
+	gb_counter(run->s, "nsb_ticked_chunks", (double)ticked_chunks(run),
+		   GB_COUNTER_DEFAULT);
+	if (run->wants[0] != run->wants[1])
+		gb_counter(run->s, "nsb_decides", 1, GB_COUNTER_DEFAULT);
 out:
-	for (st = 0; st < NSB_ILV_COUNT; st++)
-		free(acc[st].per_op);
+	free(v);
+}
+
+void nsb_interleave_end(struct nsb_ilv_run *run)
+{
+	if (!run)
+		return;
+	if (!run->failed && !gb_was_interrupted())
+		report(run);
+	free(run->c);
+	free(run);
 	/* the next benchmark's fixture checks the kernel as it was found */
 	nsb_interleave_restore();
-	return 0;
 }

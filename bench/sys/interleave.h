@@ -27,8 +27,17 @@ int nsb_interleave_init(const char *sw, uint64_t seed, bool *applied);
 bool nsb_interleave_active(void);
 /* Puts the switch back as nsb_interleave_init() found it. */
 void nsb_interleave_restore(void);
-/* One libbenchmark batch of n operations, interleaved; reports time. */
-int nsb_interleave_batch(struct gb_state *s, struct nsb_worker *w,
-			 nsb_op_fn op, int64_t arg, int64_t n, int want);
+/*
+ * One benchmark run, interleaved: begin (learns the op's result in each
+ * state and the chunk size; NULL after gb_error), then every libbenchmark
+ * batch of n operations (sets its time; -1 once it failed), then end
+ * (the counters, the switch put back, freed).
+ */
+struct nsb_ilv_run;
+struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
+					 struct nsb_worker *w, nsb_op_fn op,
+					 int64_t arg);
+int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n);
+void nsb_interleave_end(struct nsb_ilv_run *run);
 
 #endif /* NSB_BENCH_SYS_INTERLEAVE_H */

@@ -99,12 +99,18 @@ static void run_slot(struct gb_state *s, int slot)
 				 r, want);
 		return;
 	}
-	while ((n = gb__batch(s)) > 0) {
-		if (nsb_interleave_active())
-			nsb_interleave_batch(s, w, v->op, arg, n, want);
-		else
-			run_batch(s, w, v, arg, n, want);
+	if (nsb_interleave_active()) {
+		struct nsb_ilv_run *run = nsb_interleave_begin(s, w, v->op,
+							       arg);
+
+		while (run && (n = gb__batch(s)) > 0)
+			if (nsb_interleave_batch(run, n))
+				break;
+		nsb_interleave_end(run);
+		return;
 	}
+	while ((n = gb__batch(s)) > 0)
+		run_batch(s, w, v, arg, n, want);
 }
 
 int nsb_expect_exec(const struct nsb_scn *scn, int64_t arg)
