@@ -34,6 +34,10 @@
 #               (default branch jobs only: a request never moves it)
 #   --note      the accept line's note
 #
+# The results carry the commits (context nsbench_ci_base, nsbench_ci_head,
+# nsbench_ci_run_id) beside each kernel's own source_commit and
+# `git describe`, so the report names what was compared.
+#
 # Runs from the nsbench checkout, after `make deps && make`.  Exit 0: the
 # gates passed; 1: a regression (or a benchmark that failed); 2: an
 # error.  NSB_BUILD names the binaries (default build), NSB_AB the A/B
@@ -110,7 +114,9 @@ have() {
 plan_args=(--plan "$top/scripts/guest/plans/ab.plan")
 [ -z "$workloads" ] || plan_args=(--workloads "$workloads")
 common=(--mode "$mode" --rounds "$boots" --ksrc "$ksrc" --ref "$head"
-	--out "$results" --bench "$build/bench/nsbench-bench" "${plan_args[@]}")
+	--out "$results" --bench "$build/bench/nsbench-bench" "${plan_args[@]}"
+	--context "nsbench_ci_head=$head" --context "nsbench_ci_run_id=$run_id")
+[ -z "$base" ] || common+=(--context "nsbench_ci_base=$base")
 
 have "$head"
 mkdir -p "$out/plots" "$(dirname "$history")"

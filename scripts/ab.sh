@@ -12,7 +12,7 @@
 #         [--ksrc DIR [--base-ref REF] [--ref REF]] [--config FRAG]...
 #         [--boot-file FILE] [--append ARGS] [--bench BIN] [--out DIR]
 #         [--kernel DIR] [--base-kernel DIR]
-#         [--timeout S] [--seed N] [--perf] [--lsm]
+#         [--timeout S] [--seed N] [--perf] [--lsm] [--context KEY=VALUE]...
 #   ab.sh --merge OUT SHARD-DIR...      merge shards, then compare
 #
 #   --checks    one kernel, the toggles series (--series): every boot
@@ -46,10 +46,14 @@
 #               and Smack in the kernel (configs/lsm.config, unless
 #               --config is given); implied by a plan or boot file that
 #               mentions lsm
+#   --context   KEY=VALUE into every results file's context (KEY: a-z,
+#               0-9, _), e.g. the commits a CI job compares
 #
 # Results: OUT (default results/ab-<UTC>)/{A,B}/rNN-<label>.json, boots/
 # (console logs), manifest.json, and compare.txt or, with --checks,
-# report.txt.  Boot results are cached in $NSB_CACHE/boots by what
+# report.txt.  This command line, shell-quoted, is in the manifest
+# (host_command) and each results file's context (nsbench_host_command),
+# with the kernel's meta.json fields (scripts/kernel/build.sh).  Boot results are cached in $NSB_CACHE/boots by what
 # determines them (kernel image, initramfs, command line with the
 # round's seed, QEMU version, mode, side); every run that takes a boot
 # from the cache boots one of them again and requires byte-identical
@@ -76,10 +80,26 @@ usage() {
 	exit 2
 }
 
+# sh_quote WORD...: one line that a POSIX shell reads back as the same
+# words: a word of plain characters as is, any other in single quotes
+# (each ' as '\'').
+sh_quote() {
+	local w line='' q="'\\''"
+	for w in "$@"; do
+		case "$w" in
+		''|*[!A-Za-z0-9_./:=,+@%-]*) w="'${w//\'/$q}'" ;;
+		esac
+		line="$line${line:+ }$w"
+	done
+	printf '%s\n' "$line"
+}
+# What reproduces this run (the report prints it).
+host_cmd=$(sh_quote "$0" "$@")
+
 checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
-timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB=''
+timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
@@ -113,6 +133,7 @@ while [ $# -gt 0 ]; do
 	--seed) need "$@"; seed0=$2; shift ;;
 	--perf) perf=--perf ;;
 	--lsm) lsm=--lsm ;;
+	--context) need "$@"; ctx+=(--context "$2"); shift ;;
 	--merge) merge=1; shift; break ;;
 	-h|--help) usage ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -176,6 +197,11 @@ if [ "$merge" = 0 ]; then
 		command -v "$t" >/dev/null || die "$t not found (make deps)"
 	done
 	command -v jq >/dev/null || die "jq not found (make deps)"
+	for ((i = 1; i < ${#ctx[@]}; i += 2)); do
+		case "${ctx[$i]%%=*}" in "${ctx[$i]}"|''|[!a-z]*|*[!a-z0-9_]*)
+			die "--context: KEY=VALUE with a KEY of a-z, 0-9 and _, not '${ctx[$i]}'" ;;
+		esac
+	done
 fi
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -359,7 +385,8 @@ boot_one() {
 	"$here/guest/run-qemu.sh" --kernel "$k" --initrd "$initrd" \
 		--out "$dir" --mode "$mode" --round "$r" --seed "$s" \
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
-		--config-hash "$cfg" \
+		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
+		--context "nsbench_host_command=$host_cmd" \
 		--timeout "$timeout" ${append:+--append "$append"} \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
 	echo "$src $key" >"$dir.source"
@@ -505,7 +532,9 @@ if [ "$merge" = 0 ]; then
 		--arg initrd "$initrd_sha" --arg audit "$audit_result" \
 		--arg shard "$shard" --argjson A "$(kjson "$kA")" \
 		--argjson B "$(kjson "$kB")" --argjson boots "$boots" \
+		--arg cmd "$host_cmd" \
 		'{date: $date, host: $host, nsbench_version: $ver, mode: $mode,
+		  host_command: $cmd,
 		  rounds: $rounds, aa: $aa, checks: $checks, plan: $plan,
 		  append: $append, cmdline: $cmdline, initramfs_sha256: $initrd,
 		  cache_audit: $audit, shard: (if $shard == "" then null else $shard end),

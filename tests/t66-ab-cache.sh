@@ -57,8 +57,13 @@ ab() {
 	"$top/scripts/ab.sh" --checks --kernel "$tmp/k" --mode icount \
 		--rounds 4 --jobs 2 "$@"
 }
-files() {	# the results of a run, as one stream
-	for f in "$1"/B/*.json; do echo "== $(basename "$f")"; cat "$f"; done
+# the results of a run, as one stream; without the command line that
+# made the run (its --out and --shard differ from run to run)
+files() {
+	for f in "$1"/B/*.json; do
+		echo "== $(basename "$f")"
+		jq -c 'del(.context.nsbench_host_command)' "$f"
+	done
 }
 
 ab --out "$tmp/r1" >"$tmp/r1.log" 2>&1

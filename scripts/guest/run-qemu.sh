@@ -7,7 +7,7 @@
 #               [--mode icount|tcg|kvm] [--round N] [--seed N]
 #               [--side A|B] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
-#               [--replay DIR]
+#               [--replay DIR] [--kernel-meta FILE] [--context KEY=VALUE]...
 #   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
 #               [--append "ARGS"]
 #   run-qemu.sh --print-firmware
@@ -24,12 +24,17 @@
 #
 # DIR gets console.log (ttyS0), results.raw (ttyS1), every results file the
 # guest sent (placeholders @SIDE@ @BOOT@ @SERIES@ @CONFIG_HASH@ filled in),
-# probes.txt and steps.txt.  Exits 0 only when the guest finished its plan
-# ("@@NSB DONE 0"); otherwise 1 with the reason and the console's tail:
-# panic, oops, no output within --boot-timeout, hang past --timeout, or a
-# guest that stopped without finishing.  Timeouts are QEMU CPU seconds
-# under tcg/icount (load-independent), wall seconds under kvm; a wall cap
-# of 3x + 60 s backs them up.  QEMU never outlives this script.
+# probes.txt and steps.txt.  The results' context also gets the kernel's
+# identity from --kernel-meta (build.sh's meta.json: kernel_source,
+# kernel_source_commit, kernel_source_describe, patch_series_sha256,
+# kernel_build_key) and each --context KEY=VALUE (KEY: a-z, 0-9, _), as
+# data: neither changes what the guest runs, nor the boot cache's key.
+# Exits 0 only when the guest finished its plan ("@@NSB DONE 0"); otherwise
+# 1 with the reason and the console's tail: panic, oops, no output within
+# --boot-timeout, hang past --timeout, or a guest that stopped without
+# finishing.  Timeouts are QEMU CPU seconds under tcg/icount
+# (load-independent), wall seconds under kvm; a wall cap of 3x + 60 s
+# backs them up.  QEMU never outlives this script.
 #
 # icount: -icount shift=0,sleep=off -smp 1 (virtual ns = guest
 # instructions); every mode runs a fixed guest clock
@@ -50,7 +55,7 @@ top=$(cd "$here/../.." && pwd)
 
 kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
 series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
-replay='' print_cmdline=0
+replay='' print_cmdline=0 kmeta='' extra=()
 qemu=${QEMU:-qemu-system-x86_64}
 firmware=seabios
 if [ "${NSB_FIRMWARE:-qboot}" = qboot ] && [ -r /usr/share/qemu/qboot.rom ]; then
@@ -81,6 +86,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--boot-timeout) boot_timeout=$2 ;;
 	--replay) replay=$2 ;;
+	--kernel-meta) kmeta=$2 ;;
+	--context) extra+=("$2") ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift 2
@@ -117,6 +124,24 @@ fi
 [ -n "$replay" ] || command -v "$qemu" >/dev/null ||
 	die "$qemu not found (apt-get install qemu-system-x86)"
 command -v jq >/dev/null || die "jq not found (apt-get install jq)"
+
+# The context the host adds: read and checked before the boot.
+kmeta_json=null
+if [ -n "$kmeta" ]; then
+	kmeta_json=$(jq -ce 'if type == "object" then . else error end' \
+		"$kmeta" 2>/dev/null) || kmeta_json=
+	[ -n "$kmeta_json" ] ||
+		die "--kernel-meta: '$kmeta' is not a JSON object (meta.json)"
+fi
+named=()
+for kv in "${extra[@]}"; do
+	case "${kv%%=*}" in "$kv"|''|[!a-z]*|*[!a-z0-9_]*)
+		die "--context: KEY=VALUE with a KEY of a-z, 0-9 and _, not '$kv'" ;;
+	esac
+	named+=(--arg "${kv%%=*}" "${kv#*=}")
+done
+extra_json=$(jq -nc '$ARGS.named' "${named[@]}") ||
+	die "--context: cannot make JSON of the values"
 mkdir -p "$out" || die "--out: cannot create $out"
 echo "$cmdline" >"$out/cmdline"
 
@@ -248,14 +273,33 @@ split_results() {
 		jq --arg side "$side" --arg boot "$boot" --arg series "$series" \
 			--arg cfg "$cfg_hash" --arg cmdline "$cmdline" \
 			--arg qemu "$qemu_version $(mode_args "$mode") $(firmware_args)" \
-			--arg aslr "${aslr:-unknown}" '
+			--arg aslr "${aslr:-unknown}" --argjson meta "$kmeta_json" \
+			--argjson extra "$extra_json" '
 			def fill: gsub("@SIDE@"; $side) | gsub("@BOOT@"; $boot)
 				| gsub("@SERIES@"; $series)
 				| gsub("@CONFIG_HASH@"; $cfg);
+			# the kernel as built: strings only, none empty
+			def kernel: ($meta // {}) | {
+				kernel_source: .source,
+				kernel_source_commit: .source_commit,
+				kernel_source_describe: .source_describe,
+				patch_series_sha256: .series_sha256,
+				kernel_build_key: .key }
+				| with_entries(select(.value | type == "string"
+					and . != ""));
+			def unknown: . == null or . == "" or . == "unknown";
 			walk(if type == "string" then fill else . end)
 			| .context.nsbench_guest_cmdline = $cmdline
 			| .context.nsbench_qemu = $qemu
-			| .context.nsbench_aslr //= $aslr' "$j" >"$tmp" ||
+			| .context.nsbench_aslr //= $aslr
+			| .context += kernel
+			| reduce (["kernel_config_hash", "config_hash"],
+				  ["kernel_release", "release"],
+				  ["patch_series", "series"]) as [$k, $m] (.;
+				if (.context[$k] | unknown)
+				    and ($meta[$m] | type) == "string"
+				then .context[$k] = $meta[$m] else . end)
+			| .context += $extra' "$j" >"$tmp" ||
 			fail "results file $(basename "$j") from the guest is not JSON"
 		mv "$tmp" "$j"
 	done

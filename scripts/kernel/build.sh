@@ -10,6 +10,9 @@
 # meta.json on stdout (progress goes to stderr).  The key is a hash of the
 # source, the series' patch files, the config fragments, BUILDER_VERSION
 # and --salt (a salt gives a separate build of identical inputs: the A/A side).
+# meta.json names the kernel: release, source (tarball:SHA256 or
+# git-tree:TREE, plus source_commit and source_describe for --ksrc),
+# series, series_sha256 (its patch files in order), config_hash.
 #
 # Source: Debian's linux-source-6.1 tarball by default; --ksrc DIR uses a
 # kernel git tree at REF (default HEAD).  Series NAME is a directory
@@ -127,6 +130,14 @@ read_series() {
 		die "series '$series': $dir/series names no patch (use --series none for the stock kernel)"
 }
 read_series
+
+# series_hash: sha256 over the series' patch files in order (empty for
+# none): which patches a kernel carries, whatever the series is called.
+# Recorded in meta.json only; the cache key hashes the same bytes itself.
+series_hash() {
+	[ ${#patches[@]} -gt 0 ] || return 0
+	cat "${patches[@]}" | sha256sum | cut -d' ' -f1
+}
 
 # --- source -------------------------------------------------------------
 
@@ -292,10 +303,21 @@ echo "$release" >"$out_dir.tmp/release"
 cp "$log" "$out_dir.tmp/build.log"
 t1=$(date +%s)
 cfg_hash="sha256:$(sha256sum "$work/obj/.config" | cut -d' ' -f1)"
+# A tree's commit and `git describe --tags` say more than its tree id.
+git_meta=()
+if [ -n "$ksrc" ]; then
+	commit=$(git -C "$ksrc" rev-parse --verify "$ref^{commit}") ||
+		die "cannot read $ref in $ksrc"
+	describe=$(git -C "$ksrc" describe --tags --always "$commit") ||
+		die "git describe $commit failed in $ksrc"
+	git_meta=(source_commit="$commit" source_describe="$describe")
+fi
+ser_sha=$(series_hash) || die "cannot read the series' patches"
 write_meta "$out_dir.tmp/meta.json" key="$key" source="$src_id" \
-	series="$series" salt="$salt" release="$release" \
-	config_hash="$cfg_hash" build_seconds:=$((t1 - t0)) \
-	built="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	"${git_meta[@]}" series="$series" \
+	series_sha256="${ser_sha:+sha256:$ser_sha}" salt="$salt" \
+	release="$release" config_hash="$cfg_hash" \
+	build_seconds:=$((t1 - t0)) built="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 mv "$out_dir.tmp" "$out_dir"
 rm -rf "$work"
 progress "done" "$release in $((t1 - t0)) s"

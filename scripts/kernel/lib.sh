@@ -30,7 +30,7 @@ need_uint() {
 
 # write_meta FILE KEY=VALUE... [KEY:=NUMBER]...: a flat JSON object, in
 # order; jq makes every VALUE data (quotes, backslashes, $(...), newlines),
-# and KEY:= takes whole numbers only.  KEY: [a-z_]+.
+# and KEY:= takes whole numbers only.  KEY: a-z, 0-9 and _, a letter first.
 write_meta() {
 	local file=$1 kv k v jqargs=() expr='{' sep=''
 	shift
@@ -43,7 +43,9 @@ write_meta() {
 			jqargs+=(--argjson "$k" "$((10#$v))") ;;
 		*)	jqargs+=(--arg "$k" "$v") ;;
 		esac
-		case "$k" in ''|*[!a-z_]*) die "write_meta: bad key '$k'" ;; esac
+		case "$k" in ''|[!a-z]*|*[!a-z0-9_]*)
+			die "write_meta: bad key '$k'" ;;
+		esac
 		expr="$expr$sep\"$k\": \$$k"
 		sep=', '
 	done
