@@ -24,23 +24,68 @@ struct report_opts {
 	struct nsb_perf perf;
 };
 
-/* Distinct values of a context key over a side's files, "a, b". */
-static void ctx_values(const struct nsb_side *s, const char *key,
-		       char *buf, size_t len)
+/* A context value as shown: as is, or shortened (see short_id). */
+typedef void (*show_fn)(const char *v, char *buf, size_t len);
+
+static void show_as_is(const char *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", v);
+}
+
+/*
+ * Hashes and commits shortened to what identifies them (16 hex digits
+ * of a sha256, 12 of a commit, as git's short ids do) so a value fits a
+ * 72-column line: "tarball:<64 hex>" -> "tarball sha256:<16>",
+ * "git-tree:<40>" -> "git tree <12>", "sha256:<64>" -> "sha256:<16>",
+ * 40 hex digits -> 12.  Anything else as is.
+ */
+static void short_id(const char *v, char *buf, size_t len)
+{
+	size_t hex = strspn(v, "0123456789abcdef");
+
+	if (!strncmp(v, "tarball:", 8))
+		snprintf(buf, len, "tarball sha256:%.16s", v + 8);
+	else if (!strncmp(v, "git-tree:", 9))
+		snprintf(buf, len, "git tree %.12s", v + 9);
+	else if (!strncmp(v, "sha256:", 7))
+		snprintf(buf, len, "sha256:%.16s", v + 7);
+	else if (hex == 40 && !v[hex])
+		snprintf(buf, len, "%.12s", v);
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+/*
+ * Distinct values of a context key over a side's files, each as show
+ * gives it, "a, b"; an empty buf when no file has the key.
+ */
+static void ctx_shown(const struct nsb_side *s, const char *key,
+		      show_fn show, char *buf, size_t len)
 {
 	size_t i, used = 0;
+	char one[512];
 
 	*buf = 0;
 	for (i = 0; i < s->nfiles; i++) {
 		const char *v = nsb_json_str(s->ctx[i], key);
 
-		if (!v || strstr(buf, v))
+		if (!v || !*v)
+			continue;
+		show(v, one, sizeof(one));
+		if (strstr(buf, one))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 used ? ", " : "", v);
+					 used ? ", " : "", one);
 		if (used >= len)
 			break;
 	}
+}
+
+/* Distinct values of a context key over a side's files, "a, b". */
+static void ctx_values(const struct nsb_side *s, const char *key,
+		       char *buf, size_t len)
+{
+	ctx_shown(s, key, show_as_is, buf, len);
 	if (!*buf)
 		snprintf(buf, len, "unknown");
 }
@@ -77,19 +122,59 @@ static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
 	nsb_wrap_hang(f, line, "            ", val);
 }
 
+/*
+ * The source a kernel was built from: git commit and `git describe`
+ * (a --ksrc build), else the tarball's or tree's hash; "not recorded"
+ * for results older than scripts/kernel/build.sh's meta fields.
+ */
+static void source_of(const struct nsb_side *s, show_fn show, char *buf,
+		      size_t len)
+{
+	char commit[256], desc[256];
+
+	ctx_shown(s, "kernel_source_commit", show, commit, sizeof(commit));
+	ctx_shown(s, "kernel_source_describe", show_as_is, desc,
+		  sizeof(desc));
+	if (*commit)
+		snprintf(buf, len, "git %s%s%s%s", commit, *desc ? " (" : "",
+			 desc, *desc ? ")" : "");
+	else
+		ctx_shown(s, "kernel_source", show, buf, len);
+	if (!*buf)
+		snprintf(buf, len, "not recorded");
+}
+
+/*
+ * Which kernel a side ran: release and build, source, series with the
+ * hash of its patches, config.  Text: one item a line, hashes short,
+ * within 72 columns; Markdown: one list item, hashes whole.
+ */
 static void side_fields(FILE *f, bool md, const struct nsb_side *s)
 {
-	char rel[256], ver[256], series[256], hash[512];
+	show_fn show = md ? show_as_is : short_id;
+	char rel[256], ver[256], series[256], src[640], pat[256];
+	char cfg[512];
 
 	ctx_values(s, "kernel_release", rel, sizeof(rel));
 	ctx_values(s, "kernel_version", ver, sizeof(ver));
 	ctx_values(s, "patch_series", series, sizeof(series));
-	ctx_values(s, "kernel_config_hash", hash, sizeof(hash));
-	/* 16 hex digits identify a config as well as git's short ids do */
-	if (!md && !strncmp(hash, "sha256:", 7) && strlen(hash) > 23)
-		strcpy(hash + 23, "...");
-	field(f, md, s->label, "kernel %s (%s), series %s, config %s", rel,
-	      ver, series, hash);
+	source_of(s, show, src, sizeof(src));
+	ctx_shown(s, "patch_series_sha256", show, pat, sizeof(pat));
+	ctx_shown(s, "kernel_config_hash", show, cfg, sizeof(cfg));
+	if (!*cfg)
+		snprintf(cfg, sizeof(cfg), "unknown");
+	if (md) {
+		field(f, md, s->label, "kernel %s (%s), source %s, series %s"
+		      "%s%s%s, config %s", rel, ver, src, series,
+		      *pat ? " (patches " : "", pat, *pat ? ")" : "", cfg);
+		return;
+	}
+	field(f, md, s->label, "kernel %s (%s)", rel, ver);
+	field(f, md, "", "source %s", src);
+	field(f, md, "", "series %s", series);
+	if (*pat)
+		field(f, md, "", "patches %s", pat);
+	field(f, md, "", "config %s", cfg);
 }
 
 /* Samples per benchmark, as "5" or "5-8". */
@@ -138,6 +223,22 @@ static void mode_field(FILE *f, bool md, const struct nsb_comparison *c)
 	      nsb_metric);
 }
 
+/* The CI job that ran it (contrib/nsbench-ci.sh's context), if any. */
+static void ci_field(FILE *f, bool md, const struct nsb_side *s)
+{
+	show_fn show = md ? show_as_is : short_id;
+	char run[256], base[256], head[256];
+
+	ctx_shown(s, "nsbench_ci_run_id", show_as_is, run, sizeof(run));
+	ctx_shown(s, "nsbench_ci_base", show, base, sizeof(base));
+	ctx_shown(s, "nsbench_ci_head", show, head, sizeof(head));
+	if (!*run && !*base && !*head)
+		return;
+	field(f, md, "ci", "run %s: base %s, head %s", *run ? run : "unknown",
+	      *base ? base : "none (the head alone)",
+	      *head ? head : "unknown");
+}
+
 static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
 {
 	const struct nsb_side *s[2] = { &c->base, &c->patched };
@@ -168,6 +269,7 @@ static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
 	}
 	field(f, md, "runs", "%s; %s; %s samples (repetitions) per "
 	      "benchmark and side", runs[0], runs[1], reps);
+	ci_field(f, md, &c->patched);
 	ctx_values(&c->base, "library_build_type", bt, sizeof(bt));
 	if (!strcmp(bt, "debug"))
 		field(f, md, "note", "Debian's libbenchmark 1.7.1 reports a "
@@ -316,16 +418,54 @@ static void measure_cmd(FILE *f, const char *ind, const struct nsb_side *s)
 	free(buf);
 }
 
+/*
+ * The host command that made the results (scripts/ab.sh records its own
+ * command line as nsbench_host_command): each distinct one of the sides,
+ * printed; false if no side has one.
+ */
+static bool host_cmds(FILE *f, const char *ind, const struct nsb_side **s,
+		      int n)
+{
+	const char *seen[2] = { NULL, NULL };
+	int k, nseen = 0;
+
+	for (k = 0; k < n && nseen < 2; k++) {
+		const char *cmd = nsb_side_ctx(s[k], "nsbench_host_command");
+
+		if (!cmd || !*cmd || (nseen && !strcmp(cmd, seen[0])))
+			continue;
+		seen[nseen++] = cmd;
+		print_cmd(f, ind, cmd);
+	}
+	return nseen;
+}
+
 static void reproduce(FILE *f, bool md, const struct nsb_comparison *c)
 {
+	const struct nsb_side *s[2] = { &c->base, &c->patched };
 	const char *fence = md ? "```\n" : "";
 	const char *ind = md ? "" : "  ";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
 
 	fprintf(f, md ? "\n### Reproduce\n\nThis report:\n\n" :
 		"\nReproduce\n  this report:\n");
 	fprintf(f, "%s", fence);
 	print_argv(f, ind, c->argc, c->argv);
 	fprintf(f, "%s", fence);
+	m = open_memstream(&buf, &len);
+	if (m && host_cmds(m, ind, s, 2)) {
+		fclose(m);
+		fprintf(f, md ? "\nThe run, from the nsbench checkout:\n\n" :
+			"  the run (host, from the nsbench checkout):\n");
+		fprintf(f, "%s%s%s", fence, buf, fence);
+		free(buf);
+		return;
+	}
+	if (m)
+		fclose(m);
+	free(buf);
 	fprintf(f, md ? "\nThe measurement (reconstructed from the results' "
 		"context):\n\n" : "  the measurement (from the results' "
 		"context):\n");
@@ -436,23 +576,26 @@ static const char *cctx(json_t *ctx, const char *key)
 	return nsb_json_str(ctx, key) ?: "unknown";
 }
 
+/* A side of one file's context: what side_fields and ci_field read. */
+static struct nsb_side ctx_side(json_t **ctx, const char *label)
+{
+	struct nsb_side s = { .label = label, .ctx = ctx, .nfiles = 1 };
+
+	return s;
+}
+
 static void costs_provenance(FILE *f, bool md, const struct nsb_costs *c,
 			     const struct costs_opts *o)
 {
-	const char *hash = cctx(c->ctx, "kernel_config_hash");
-	char cfg[32];
+	json_t *ctx = c->ctx, *stock_ctx = c->stock_ctx;
+	struct nsb_side k = ctx_side(&ctx, "toggles");
+	struct nsb_side st = ctx_side(&stock_ctx, "stock");
+	const struct nsb_side *both[2] = { &k, &st };
 
-	snprintf(cfg, sizeof(cfg), "%.23s%s", hash,
-		 strlen(hash) > 23 && !md ? "..." : "");
 	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");
-	field(f, md, "kernel", "%s (%s), series %s, config %s",
-	      cctx(c->ctx, "kernel_release"), cctx(c->ctx, "kernel_version"),
-	      cctx(c->ctx, "patch_series"), md ? hash : cfg);
-	if (c->stock_ctx)
-		field(f, md, "stock", "%s (%s), series %s",
-		      cctx(c->stock_ctx, "kernel_release"),
-		      cctx(c->stock_ctx, "kernel_version"),
-		      cctx(c->stock_ctx, "patch_series"));
+	side_fields(f, md, &k);
+	if (stock_ctx)
+		side_fields(f, md, &st);
 	if (c->icount)
 		field(f, md, "mode", "%s: one virtual ns is one retired guest "
 		      "instruction (QEMU -icount shift=0,sleep=off -smp 1), "
@@ -464,10 +607,15 @@ static void costs_provenance(FILE *f, bool md, const struct nsb_costs *c,
 	      "%zu of stock", c->nfiles, c->nstock);
 	field(f, md, "nsbench", "results by %s, this report by %s",
 	      cctx(c->ctx, "nsbench_version"), nsb_version());
-	if (!o->command)
+	ci_field(f, md, &k);
+	if (!o->command && !nsb_side_ctx(&k, "nsbench_host_command"))
 		return;
+	/* --command (make run) names the run better than ab.sh's line */
 	fprintf(f, md ? "\n### Reproduce\n\n```\n" : "\nReproduce\n");
-	print_cmd(f, md ? "" : "  ", o->command);
+	if (o->command)
+		print_cmd(f, md ? "" : "  ", o->command);
+	else
+		host_cmds(f, md ? "" : "  ", both, stock_ctx ? 2 : 1);
 	if (md)
 		fprintf(f, "```\n");
 }
