@@ -9,6 +9,7 @@
 # Results without those keys still give a report; a series name or a
 # command with quotes, $(...) and a newline stays data.
 
+# shellcheck disable=SC2016  # jq programs: $x is jq's, not the shell's
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib-tap.sh"
