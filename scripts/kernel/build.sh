@@ -83,8 +83,11 @@ done
 need_uint --jobs "$jobs" 1
 [ -n "$series" ] || die "--series needs a name (none for the stock kernel)"
 [ ${#frags[@]} -gt 0 ] || frags=("$top/kernel-patches/configs/base.config")
-for f in "${frags[@]}"; do
+for i in "${!frags[@]}"; do
+	f=${frags[$i]}
 	{ [ -f "$f" ] && [ -r "$f" ]; } || die "config fragment '$f' not found"
+	# merge_config.sh runs in the object directory: absolute paths
+	case "$f" in /*) ;; *) frags[$i]=$PWD/$f ;; esac
 done
 
 # The source: a git tree at REF, or the tarball.
