@@ -56,7 +56,6 @@ struct gate {
 
 	struct nsb_history h;
 	struct side base, cur;
-	const char *ci_label;	/* what the interval of a change is */
 	char method[200], why_none[200];
 	struct nsb_tpoint *t;
 	enum nsb_verdict *v;
@@ -369,9 +368,22 @@ static const char *verdict_word(enum nsb_verdict v)
 	}
 }
 
+/*
+ * An interval at the coverage it has: "95%" where it reaches 95 %, else
+ * its own ("75%": the median of 3 rounds; compare's note says so too).
+ */
+static void level_pct(char *buf, size_t len, double level)
+{
+	if (level >= 1 - NSB_ALPHA - 1e-9)
+		level = 1 - NSB_ALPHA;
+	snprintf(buf, len, "%.0f%%", 100 * level);
+}
+
+/* ci: what the interval of the change is ("95% CI"). */
 static int point_verdict(struct gate *g, const char *name,
 			 enum nsb_verdict v, const double pct[3],
-			 const double val[2], bool icount, const char *note)
+			 const double val[2], bool icount, const char *note,
+			 const char *ci)
 {
 	struct nsb_tpoint *t = new_point(g, name, v);
 	char a[32], b[32];
@@ -380,7 +392,7 @@ static int point_verdict(struct gate *g, const char *name,
 		return -1;
 	t->result = v == NSB_SLOWER ? NSB_T_FAIL : NSB_T_OK;
 	snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%s %+.2f..%+.2f %%)"
-		 "%s%s", verdict_word(v), pct[0], g->ci_label, pct[1], pct[2],
+		 "%s%s", verdict_word(v), pct[0], ci, pct[1], pct[2],
 		 v == NSB_NOISY ? ", not gated" : "",
 		 v == NSB_NOISY && note && *note ? ": " : "");
 	if (v == NSB_NOISY && note && *note)
@@ -419,7 +431,7 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 	const struct nsb_hrec *a = side_find(&g->base, r->bench);
 	double pct[3] = { 0 }, val[2];
 	enum nsb_verdict v;
-	char why[160];
+	char why[160], lvl[16], ci[32];
 
 	if (strcmp(r->status, "ok"))
 		return point_unusable(g, r->bench, !strcmp(r->status, "error"),
@@ -437,10 +449,13 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 	v = verdict_cis(a, r, g->threshold, pct);
 	val[0] = a->median;
 	val[1] = r->median;
+	level_pct(lvl, sizeof(lvl), a->ci_level < r->ci_level ?
+		  a->ci_level : r->ci_level);
+	snprintf(ci, sizeof(ci), "medians' %s CIs", lvl);
 	return point_verdict(g, r->bench, v, pct, val,
 			     !strcmp(r->unit, NSB_UNIT_ICOUNT),
 			     v == NSB_NOISY ? "CIs of the medians overlap "
-			     "the threshold" : NULL);
+			     "the threshold" : NULL, ci);
 }
 
 static int gate_history(struct gate *g)
@@ -449,7 +464,6 @@ static int gate_history(struct gate *g)
 
 	snprintf(g->method, sizeof(g->method), "history medians and their "
 		 "CIs (results files of both runs not found)");
-	g->ci_label = "medians' CIs";
 	for (i = 0; i < g->cur.n; i++)
 		if (wanted(g, g->cur.r[i].bench) &&
 		    history_row(g, &g->cur.r[i]))
@@ -463,12 +477,15 @@ static int compare_row(struct gate *g, const struct nsb_comparison *c,
 	const struct nsb_effect *e = &r->e;
 	double pct[3] = { e->pct, e->lo_pct, e->hi_pct };
 	double val[2] = { r->sa.median, r->sb.median };
+	char ci[32];
 
 	if (e->verdict == NSB_SKIP || e->verdict == NSB_ERROR)
 		return point_unusable(g, r->name, r->b->errors && !r->b->n,
 				      e->note);
+	level_pct(ci, sizeof(ci), e->shift.level);
+	strcat(ci, " CI");
 	return point_verdict(g, r->name, e->verdict, pct, val,
-			     c->base.icount, e->note);
+			     c->base.icount, e->note, ci);
 }
 
 static void compare_usage(FILE *f)
@@ -507,7 +524,6 @@ static int gate_compare(struct gate *g)
 
 	if (run_compare(g, &c))
 		goto out;
-	g->ci_label = "95% CI";
 	snprintf(g->method, sizeof(g->method), "nsbench compare on the "
 		 "results files (%s)", c.n && c.rows[0].e.paired ?
 		 "paired by A/B round" : "Hodges-Lehmann, unpaired");
