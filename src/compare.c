@@ -547,8 +547,21 @@ static int common_opt(struct nsb_comparison *c, int key, const char *arg,
 	}
 	return 1;
 bad:
-	fprintf(stderr, "nsbench: bad value '%s'\n", arg);
-	return 2;
+	return 2;	/* the caller names the option */
+}
+
+/* "nsbench compare: --threshold: bad value 'abc'": which option. */
+static void bad_value(const char *cmd, const struct option *all, int idx,
+		      int key, const char *arg)
+{
+	const char *name = idx >= 0 ? all[idx].name : NULL;
+	size_t i;
+
+	for (i = 0; !name && all[i].name; i++)
+		if (all[i].val == key && !all[i].flag)
+			name = all[i].name;
+	fprintf(stderr, "nsbench %s: --%s: bad value '%s'\n", cmd,
+		name ? name : "?", arg ? arg : "");
 }
 
 static int load_side(struct nsb_side *s, char **files, int n)
@@ -606,7 +619,7 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 {
 	const char **aa = calloc((size_t)argc, sizeof(*aa));
 	struct option *all = merge_opts(extra);
-	int sep, key, ret = 2, r;
+	int sep, key, ret = 2, r, idx = -1;
 	size_t naa = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -624,7 +637,7 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 		;
 	optind = 0;
 	while ((key = getopt_long(sep, argv, extra_short ? extra_short : "",
-				  all, NULL)) != -1) {
+				  all, &idx)) != -1) {
 		if (key == OPT_HELP) {
 			usage(stdout);
 			ret = 3;	/* help shown: exit 0 */
@@ -633,6 +646,9 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 		r = common_opt(c, key, optarg, aa, &naa);
 		if (r == 1 && opt)
 			r = opt(key, optarg, data);
+		if (r == 2)
+			bad_value(argv[0], all, idx, key, optarg);
+		idx = -1;	/* a short option leaves it as it was */
 		if (r) {
 			usage(stderr);
 			goto out;

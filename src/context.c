@@ -154,6 +154,13 @@ int cmd_context(int argc, char **argv)
 {
 	struct nsb_run_info info = { .label = "context" };
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h"))) {
+		printf("usage: nsbench context\n\nThe context block nsbench "
+		       "writes into results files (kernel,\nconfig, host, "
+		       "CPU), for this machine, as JSON on stdout.\n");
+		return 0;
+	}
 	if (argc > 1) {
 		fprintf(stderr, "usage: nsbench context\n");
 		return 2;

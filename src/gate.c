@@ -736,13 +736,13 @@ static int parse_args(struct gate *g, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
-	int key;
+	int key, idx = -1;
 
 	g->bases = calloc((size_t)argc + 1, sizeof(*g->bases));
 	if (!g->bases)
 		return 2;
 	optind = 0;
-	while ((key = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((key = getopt_long(argc, argv, "", opts, &idx)) != -1) {
 		switch (key) {
 		case 'H':
 			g->history = optarg;
@@ -797,7 +797,9 @@ static int parse_args(struct gate *g, int argc, char **argv)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "nsbench gate: bad value '%s'\n", optarg);
+	/* every option is long: idx names it */
+	fprintf(stderr, "nsbench gate: --%s: bad value '%s'\n",
+		idx >= 0 ? opts[idx].name : "?", optarg);
 	usage(stderr);
 	return 2;
 }

@@ -210,7 +210,7 @@ static int take_cp_opt(struct hopts *o, int key, const char *arg)
 static int parse(struct hopts *o, int argc, char **argv)
 {
 	size_t i;
-	int key, r;
+	int key, r, idx;
 
 	for (i = 0; i < sizeof(sub_names) / sizeof(sub_names[0]); i++)
 		if (argc > 1 && !strcmp(argv[1], sub_names[i]))
@@ -220,12 +220,16 @@ static int parse(struct hopts *o, int argc, char **argv)
 		return 3;
 	}
 	if (i == sizeof(sub_names) / sizeof(sub_names[0])) {
+		if (argc > 1)
+			fprintf(stderr, "nsbench history: unknown subcommand "
+				"'%s'\n", argv[1]);
 		usage(stderr);
 		return 2;
 	}
 	o->sub = (enum sub)i;
 	optind = 0;
-	while ((key = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+	idx = -1;
+	while ((key = getopt_long(argc - 1, argv + 1, "", opts, &idx)) != -1) {
 		if (key == O_HELP) {
 			usage(stdout);
 			return 3;
@@ -234,12 +238,16 @@ static int parse(struct hopts *o, int argc, char **argv)
 		if (r == -2)
 			r = take_cp_opt(o, key, optarg);
 		if (r) {
+			/* every option is long: idx names it */
 			if (key != '?')
-				fprintf(stderr, "nsbench history: bad value "
-					"'%s'\n", optarg ? optarg : "");
+				fprintf(stderr, "nsbench history: --%s: bad "
+					"value '%s'\n", idx >= 0 ?
+					opts[idx].name : "?",
+					optarg ? optarg : "");
 			usage(stderr);
 			return 2;
 		}
+		idx = -1;
 	}
 	return 0;
 }

@@ -598,9 +598,16 @@ static int add_file(struct nsb_side *side, const char *path, json_t *ctx)
 
 int nsb_side_load(struct nsb_side *side, const char *path)
 {
+	size_t len = strlen(path);
 	json_t *root;
 	int ret;
 
+	/* nsbench-bench's FILE.XXXXXX.partial: left by a killed run */
+	if (len >= 8 && !strcmp(path + len - 8, ".partial")) {
+		fprintf(stderr, "%s: an interrupted run's unfinished output "
+			"(killed?), not a results file\n", path);
+		return -1;
+	}
 	root = nsb_json_load(path);	/* a regular file under the cap */
 	if (!root)
 		return -1;
