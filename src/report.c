@@ -304,6 +304,46 @@ static size_t sh_word_len(const char *s)
 	return (size_t)(p - s);
 }
 
+/*
+ * Writes the shell word w[0..n) from column *col; one longer than a line
+ * (a filter, a hash) is split at column 68: backslash-
+ * newline continues it, inside single quotes closed before and reopened
+ * after; the continuation starts at column 0, where a blank would end
+ * the word.  Never after an escaping backslash.
+ */
+static void put_word(FILE *f, const char *w, size_t n, size_t *col)
+{
+	bool bs = false;	/* the character before escapes this one */
+	char q = 0;
+	size_t i;
+
+	if (*col + n + 2 <= 72) {	/* fits, with a " \\" after it */
+		fwrite(w, 1, n, f);
+		*col += n;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char ch = w[i];
+
+		if (!bs && *col >= 68 && ch != '\n') {
+			fputs(q == '\'' ? "'\\\n'" : "\\\n", f);
+			*col = q == '\'';
+		}
+		fputc(ch, f);
+		*col = ch == '\n' ? 0 : *col + 1;
+		if (bs)
+			bs = false;
+		else if (q == '\'')
+			q = ch == '\'' ? 0 : q;
+		else if (ch == '\\')
+			bs = true;
+		else if (q == '"')
+			q = ch == '"' ? 0 : q;
+		else if (ch == '\'' || ch == '"')
+			q = ch;
+	}
+}
+
 /* A shell command, wrapped with backslashes at 72 columns. */
 static void print_cmd(FILE *f, const char *ind, const char *cmd)
 {
@@ -323,8 +363,7 @@ static void print_cmd(FILE *f, const char *ind, const char *cmd)
 			fputc(' ', f);
 			col++;
 		}
-		fwrite(cmd, 1, w, f);
-		col += w;
+		put_word(f, cmd, w, &col);
 		cmd += w;
 		cmd += strspn(cmd, " ");
 		ind = "    ";
@@ -488,10 +527,16 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 	if (md)
 		fprintf(f, "## nsbench: patched (%s) vs base (%s), %s\n\n",
 			b, a, mode);
-	else
-		fprintf(f, "nsbench: patched (series %s) vs base (series %s),"
-			"\n%s mode, threshold %.1f%%\n\n", b, a, mode,
-			c->o.threshold);
+	else {
+		char line[1024];
+
+		/* wrapped: a series name may be long */
+		snprintf(line, sizeof(line), "nsbench: patched (series %s) vs "
+			 "base (series %s), %s mode, threshold %.1f%%", b, a,
+			 mode, c->o.threshold);
+		nsb_wrap(f, "", line);
+		fputc('\n', f);
+	}
 	nsb_ab_table(f, c, md);
 	if (perf->n)
 		nsb_perf_print(f, md, perf);
