@@ -101,25 +101,25 @@ static int render(const char *dir, const char *out, const char *fmt,
 	return ret;
 }
 
-/* Part p of np: rows p * COST_ROWS.. in svg and png. */
+/* Part p of np, per rows each: rows p * per.. in svg and png. */
 static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
-		      const char *out_dir, const char *stem,
+		      int per, const char *out_dir, const char *stem,
 		      const char *templates)
 {
 	static const char *const fmts[] = { "svg", "png" };
 	bool icount = json_is_true(json_object_get(root, "icount"));
 	char *data = NULL, name[32], suffix[16] = "", title[128], *out;
-	int i, ret = -1, rows = n - p * COST_ROWS;
+	int i, ret = -1, rows = n - p * per;
 	FILE *f;
 
-	if (rows > COST_ROWS)
-		rows = COST_ROWS;
+	if (rows > per)
+		rows = per;
 	snprintf(name, sizeof(name), "costs-%d.dat", p);
 	f = nsb_gp_create(tmp, name, &data);
 	if (!f)
 		return -1;
-	write_data(f, json_object_get(root, "rows"), p * COST_ROWS,
-		   p * COST_ROWS + rows);
+	write_data(f, json_object_get(root, "rows"), p * per,
+		   p * per + rows);
 	if (fclose(f))
 		goto out;
 	snprintf(title, sizeof(title), "What each userns mount check costs "
@@ -174,9 +174,11 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		perror(WHO ": private directory");
 		goto out;
 	}
+	/* as few charts as COST_ROWS allows, their rows shared out evenly */
 	np = (n + COST_ROWS - 1) / COST_ROWS;
 	for (p = 0; p < np; p++)
-		if (costs_part(tmp, root, n, p, np, out_dir, stem, templates))
+		if (costs_part(tmp, root, n, p, np, (n + np - 1) / np,
+			       out_dir, stem, templates))
 			goto out;
 	ret = 0;
 out:
