@@ -6,7 +6,8 @@
 # new meta.json keys; run-qemu.sh --replay with --kernel-meta and
 # --context fills the context (an old meta.json without the new keys
 # too); ab.sh with a stand-in QEMU records its own command line in the
-# manifest and every results file, and the check-cost report prints it.
+# manifest and every results file, and the check-cost report prints it;
+# contrib/nsbench-ci.sh hands its base, head and run id to ab.sh.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -138,6 +139,38 @@ QEMU=$tmp/qemu "$top/scripts/ab.sh" --checks --kernel "$tmp/k" \
 	--context 'A=1' --out "$tmp/r2" >"$tmp/ab2.log" 2>&1
 [ $? = 1 ] && [ ! -e "$tmp/r2" ] && grep -q -- '--context' "$tmp/ab2.log"
 ok $? "ab.sh: a bad --context key fails before any long step"
+
+# --- nsbench-ci.sh passes its commits to ab.sh ---------------------------
+build=${NSB_BUILD:-$top/build}
+case "$build" in /*) ;; *) build=$top/$build ;; esac
+git init -q "$tmp/linux"
+for c in base head; do
+	git -C "$tmp/linux" -c user.name=t -c user.email=t@t commit -q \
+		--allow-empty -m "$c"
+done
+base=$(git -C "$tmp/linux" rev-parse HEAD~1)
+head=$(git -C "$tmp/linux" rev-parse HEAD)
+# ab.sh stand-in: its arguments, one a line; the fixtures as results
+cat >"$tmp/ci-ab.sh" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"${FAKE_LOG:?}"
+while [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done
+mkdir -p "$out/A" "$out/B"
+cp "$FAKE_FIX/icount-base.json" "$out/A/r01-ab.json"
+cp "$FAKE_FIX/icount-same.json" "$out/B/r01-ab.json"
+EOF
+chmod +x "$tmp/ci-ab.sh"
+mkdir -p "$tmp/ci"
+(cd "$tmp/ci" && NSB_BUILD=$build NSB_AB=$tmp/ci-ab.sh \
+	FAKE_LOG=$tmp/ci/ab.args FAKE_FIX=$top/tests/fixtures/history \
+	"$top/contrib/nsbench-ci.sh" --ksrc "$tmp/linux" --head "$head" \
+	--base "$base" --history "$tmp/ci/h.jsonl" --run-id job1 \
+	--out out) >"$tmp/ci.log" 2>&1
+grep -qx "nsbench_ci_head=$head" "$tmp/ci/ab.args" &&
+	grep -qx "nsbench_ci_base=$base" "$tmp/ci/ab.args" &&
+	grep -qx "nsbench_ci_run_id=job1" "$tmp/ci/ab.args" &&
+	[ "$(grep -c -x -- --context "$tmp/ci/ab.args")" = 3 ]
+ok $? "nsbench-ci.sh: base, head and run id as ab.sh --context"
 
 ! ls "$tmp"/m[0-9] >/dev/null 2>&1
 ok $? "no value ran as a command"
