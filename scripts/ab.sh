@@ -53,11 +53,12 @@
 # (console logs), manifest.json, and compare.txt or, with --checks,
 # report.txt.  This command line, shell-quoted, is in the manifest
 # (host_command) and each results file's context (nsbench_host_command),
-# with the kernel's meta.json fields (scripts/kernel/build.sh).  Boot results are cached in $NSB_CACHE/boots by what
-# determines them (kernel image, initramfs, command line with the
-# round's seed, QEMU version, mode, side); every run that takes a boot
-# from the cache boots one of them again and requires byte-identical
-# results, else drops the cache and boots everything.
+# with the kernel's meta.json fields (scripts/kernel/build.sh).  Boot
+# results are cached in $NSB_CACHE/boots by what determines them (kernel
+# image, initramfs, command line with the round's seed, QEMU version,
+# mode, side); every run that takes a boot from the cache boots one of
+# them again and requires byte-identical results, else drops the cache
+# and boots everything.
 
 set -eu
 set -o pipefail
@@ -199,7 +200,7 @@ if [ "$merge" = 0 ]; then
 	command -v jq >/dev/null || die "jq not found (make deps)"
 	for ((i = 1; i < ${#ctx[@]}; i += 2)); do
 		case "${ctx[$i]%%=*}" in "${ctx[$i]}"|''|[!a-z]*|*[!a-z0-9_]*)
-			die "--context: KEY=VALUE with a KEY of a-z, 0-9 and _, not '${ctx[$i]}'" ;;
+			die "--context: KEY=VALUE, KEY of a-z, 0-9, _: not '${ctx[$i]}'" ;;
 		esac
 	done
 fi

@@ -136,7 +136,7 @@ fi
 named=()
 for kv in "${extra[@]}"; do
 	case "${kv%%=*}" in "$kv"|''|[!a-z]*|*[!a-z0-9_]*)
-		die "--context: KEY=VALUE with a KEY of a-z, 0-9 and _, not '$kv'" ;;
+		die "--context: KEY=VALUE, KEY of a-z, 0-9, _: not '$kv'" ;;
 	esac
 	named+=(--arg "${kv%%=*}" "${kv#*=}")
 done
@@ -273,7 +273,8 @@ split_results() {
 		jq --arg side "$side" --arg boot "$boot" --arg series "$series" \
 			--arg cfg "$cfg_hash" --arg cmdline "$cmdline" \
 			--arg qemu "$qemu_version $(mode_args "$mode") $(firmware_args)" \
-			--arg aslr "${aslr:-unknown}" --argjson meta "$kmeta_json" \
+			--arg aslr "${aslr:-unknown}" \
+			--argjson meta "$kmeta_json" \
 			--argjson extra "$extra_json" '
 			def fill: gsub("@SIDE@"; $side) | gsub("@BOOT@"; $boot)
 				| gsub("@SERIES@"; $series)
