@@ -463,12 +463,11 @@ void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 {
 	double a = fmax(fabs(s->lo), fabs(s->hi));
 
+	/* tenths at most: 17 columns, and no more digits than it resolves */
 	if (a >= 10)
 		snprintf(buf, len, "%+.0f [%+.0f, %+.0f]", s->est, s->lo, s->hi);
-	else if (a >= 1)
-		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", s->est, s->lo, s->hi);
 	else
-		snprintf(buf, len, "%+.2f [%+.2f, %+.2f]", s->est, s->lo, s->hi);
+		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", s->est, s->lo, s->hi);
 }
 
 /* The verdict; '*' where the row's A/A residual exceeds the limit. */
