@@ -32,18 +32,27 @@ struct cp_ctx {
 	const struct nsb_cp_opts *o;
 	gsl_rng *rng;
 	double *left, *right;	/* per-point sums of D to the left / right */
-	double *perm;		/* shuffled copy of a segment */
+	struct pv *seg;		/* a segment's values with their ranks */
+	struct pv *perm;	/* shuffled copy of a segment */
 	size_t *idx;		/* change points found, unordered */
 	size_t nidx;
 	/* the sums of D in O(m log m): values by rank in Fenwick trees */
 	struct ranked_y *by;	/* (value, position), sorted */
-	size_t *rank;		/* rank of each position */
 	double *cnt, *sum;	/* Fenwick trees over ranks */
 };
 
 struct ranked_y {
 	double v;
 	size_t i;
+};
+
+/*
+ * A value and its rank in its segment.  A shuffle moves both, so a
+ * permutation's ranks need no sort: the segment is sorted once.
+ */
+struct pv {
+	double v;
+	size_t rank;
 };
 
 void nsb_cp_opts_default(struct nsb_cp_opts *o)
@@ -86,7 +95,7 @@ static void fen_add(struct cp_ctx *c, size_t r, double v, size_t m)
  * given by step (+1: left to right, -1: right to left).  Values are
  * centred first: the sums subtract, and small numbers lose less.
  */
-static void abs_sums(struct cp_ctx *c, const double *y, size_t m,
+static void abs_sums(struct cp_ctx *c, const struct pv *y, size_t m,
 		     double mean, bool backward, double *out)
 {
 	double n_le, s_le, total = 0, v;
@@ -96,38 +105,45 @@ static void abs_sums(struct cp_ctx *c, const double *y, size_t m,
 	memset(c->sum, 0, (m + 1) * sizeof(*c->sum));
 	for (k = 0; k < m; k++) {
 		t = backward ? m - 1 - k : k;
-		v = y[t] - mean;
-		fen_query(c, c->rank[t], &n_le, &s_le);
+		v = y[t].v - mean;
+		fen_query(c, y[t].rank, &n_le, &s_le);
 		out[t] = (n_le * v - s_le) +
 			 ((total - s_le) - ((double)k - n_le) * v);
-		fen_add(c, c->rank[t], v, m);
+		fen_add(c, y[t].rank, v, m);
 		total += v;
 	}
+}
+
+/* The values of y[0..m) with their ranks into c->seg: one sort. */
+static void rank_segment(struct cp_ctx *c, const double *y, size_t m)
+{
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		c->by[i] = (struct ranked_y){ y[i], i };
+	qsort(c->by, m, sizeof(*c->by), cmp_ranked_y);
+	for (i = 0; i < m; i++)
+		c->seg[c->by[i].i] = (struct pv){ c->by[i].v, i };
 }
 
 /*
  * left[t] = sum of D(i, t) over i < t, right[i] = sum over j > i: the
  * same numbers the pairwise double loop gave, in O(m log m).
  */
-static void pair_sums(struct cp_ctx *c, const double *y, size_t m)
+static void pair_sums(struct cp_ctx *c, const struct pv *y, size_t m)
 {
 	double mean = 0;
 	size_t i;
 
-	for (i = 0; i < m; i++) {
-		c->by[i] = (struct ranked_y){ y[i], i };
-		mean += y[i];
-	}
-	mean /= (double)m;
-	qsort(c->by, m, sizeof(*c->by), cmp_ranked_y);
 	for (i = 0; i < m; i++)
-		c->rank[c->by[i].i] = i;
+		mean += y[i].v;
+	mean /= (double)m;
 	abs_sums(c, y, m, mean, false, c->left);
 	abs_sums(c, y, m, mean, true, c->right);
 }
 
 /* Largest Q over the splits with min points on each side; its t in *tau. */
-static double best_split(struct cp_ctx *c, const double *y, size_t m,
+static double best_split(struct cp_ctx *c, const struct pv *y, size_t m,
 			 size_t *tau)
 {
 	size_t min = c->o->min_size, t;
@@ -162,7 +178,7 @@ static double best_split(struct cp_ctx *c, const double *y, size_t m,
  * what makes noise-only series cheap; the p returned then is a lower
  * estimate, only ever compared with sig.
  */
-static double perm_p(struct cp_ctx *c, const double *y, size_t m,
+static double perm_p(struct cp_ctx *c, const struct pv *y, size_t m,
 		     double q_obs)
 {
 	const struct nsb_cp_opts *o = c->o;
@@ -170,7 +186,7 @@ static double perm_p(struct cp_ctx *c, const double *y, size_t m,
 	double tol = 1e-12 * fabs(q_obs);
 	size_t i, hit = 0;
 
-	memcpy(c->perm, y, m * sizeof(*y));
+	memcpy(c->perm, y, m * sizeof(*y));	/* the same swaps as ever */
 	for (i = 0; i < o->perms; i++) {
 		gsl_ran_shuffle(c->rng, c->perm, m, sizeof(*c->perm));
 		if (best_split(c, c->perm, m, NULL) >= q_obs - tol)
@@ -189,8 +205,9 @@ static void bisect(struct cp_ctx *c, const double *x, size_t from, size_t to)
 
 	if (m < 2 * c->o->min_size)
 		return;
-	q = best_split(c, x + from, m, &tau);
-	if (q <= 0 || perm_p(c, x + from, m, q) > c->o->sig)
+	rank_segment(c, x + from, m);
+	q = best_split(c, c->seg, m, &tau);
+	if (q <= 0 || perm_p(c, c->seg, m, q) > c->o->sig)
 		return;
 	c->idx[c->nidx++] = from + tau;
 	bisect(c, x, from, from + tau);
@@ -299,7 +316,7 @@ static void ctx_free(struct cp_ctx *c)
 	free(c->perm);
 	free(c->idx);
 	free(c->by);
-	free(c->rank);
+	free(c->seg);
 	free(c->cnt);
 	free(c->sum);
 }
@@ -314,8 +331,9 @@ static void attach_tests(struct cp_ctx *c, const double *x,
 	for (i = 0; i < k; i++) {
 		struct nsb_cp *cp = &cps[i];
 
-		cp->q = best_split(c, x + cp->from, cp->to - cp->from, &tau);
-		cp->p = perm_p(c, x + cp->from, cp->to - cp->from, cp->q);
+		rank_segment(c, x + cp->from, cp->to - cp->from);
+		cp->q = best_split(c, c->seg, cp->to - cp->from, &tau);
+		cp->p = perm_p(c, c->seg, cp->to - cp->from, cp->q);
 	}
 }
 
@@ -335,14 +353,14 @@ long nsb_changepoints(const double *x, size_t n, const struct nsb_cp_opts *o,
 	c.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	c.left = malloc((n + 1) * sizeof(double));
 	c.right = malloc((n + 1) * sizeof(double));
-	c.perm = malloc((n + 1) * sizeof(double));
+	c.perm = malloc((n + 1) * sizeof(*c.perm));
 	c.idx = malloc((n + 1) * sizeof(size_t));
 	c.by = malloc((n + 1) * sizeof(*c.by));
-	c.rank = malloc((n + 1) * sizeof(*c.rank));
+	c.seg = malloc((n + 1) * sizeof(*c.seg));
 	c.cnt = malloc((n + 1) * sizeof(*c.cnt));
 	c.sum = malloc((n + 1) * sizeof(*c.sum));
 	if (!c.rng || !c.left || !c.right || !c.perm || !c.idx || !c.by ||
-	    !c.rank || !c.cnt || !c.sum)
+	    !c.seg || !c.cnt || !c.sum)
 		goto out;
 	gsl_rng_set(c.rng, opts.seed);
 	bisect(&c, x, 0, n);

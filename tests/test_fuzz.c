@@ -1003,12 +1003,12 @@ static void generate(void)
 	specials(K_HIST, SEED_HIST);
 	specials(K_PERF, NULL);
 	control(K_PERF, perf_ok, "perf");
-	results_cases(SEED_ICOUNT, "res", slow_tier ? 7 : 149);
+	results_cases(SEED_ICOUNT, "res", slow_tier ? 7 : 211);
 	results_structure(SEED_ICOUNT);
 	if (slow_tier)
 		results_cases(SEED_WALL, "wall", 31);
-	hyperfine_cases(SEED_HF, slow_tier ? 3 : 19);
-	history_cases(slow_tier ? 17 : 397);
+	hyperfine_cases(SEED_HF, slow_tier ? 3 : 29);
+	history_cases(slow_tier ? 17 : 593);
 	big_results(big, big);
 	big_history(big, slow_tier ? 20000 : 2000);
 }
@@ -1164,11 +1164,18 @@ static const char *first_line(const char *s)
 	return line;
 }
 
+/* The first 20 of each kind of failure, as diagnostics. */
 static void report_one(const char *what, const struct fcmd *cmd,
-		       const struct fcase *c, const struct outcome *r,
-		       size_t *shown)
+		       const struct fcase *c, const struct outcome *r)
 {
-	if ((*shown)++ >= 40)
+	static const char *const kinds[] = { "hang", "leak", "crash",
+		"accepted", "refused", "nameless", "fieldless" };
+	static size_t shown[sizeof(kinds) / sizeof(kinds[0])];
+	size_t k;
+
+	for (k = 0; strcmp(kinds[k], what); k++)
+		;
+	if (shown[k]++ >= 20)
 		return;
 	diag("%s: %s on %s: %s %d: %s", what, cmd->name, c->name,
 	     WIFSIGNALED(r->status) ? "signal" : "exit",
@@ -1179,7 +1186,6 @@ static void report_one(const char *what, const struct fcmd *cmd,
 static void judge(const struct fcmd *cmd, int ci, const struct fcase *c,
 		  const struct outcome *r, struct tally *t)
 {
-	static size_t shown;
 	enum expect e = wanted(cmd, ci, c);
 	int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
 	bool sig = WIFSIGNALED(r->status);
@@ -1191,16 +1197,16 @@ static void judge(const struct fcmd *cmd, int ci, const struct fcase *c,
 	}
 	if (sig && WTERMSIG(r->status) == SIGALRM) {
 		t->hangs++;
-		report_one("hang", cmd, c, r, &shown);
+		report_one("hang", cmd, c, r);
 		return;
 	}
 	if (strstr(r->err, "LeakSanitizer")) {
 		t->leaks++;
-		report_one("leak", cmd, c, r, &shown);
+		report_one("leak", cmd, c, r);
 	} else if (sig || strstr(r->err, "AddressSanitizer") ||
 		   strstr(r->err, "runtime error:")) {
 		t->crashes++;
-		report_one("crash", cmd, c, r, &shown);
+		report_one("crash", cmd, c, r);
 		return;
 	}
 	if (e == E_BAD && (code == 0 || code == 1)) {
@@ -1208,20 +1214,20 @@ static void judge(const struct fcmd *cmd, int ci, const struct fcase *c,
 			t->garbage0++;
 		else
 			t->garbage1++;
-		report_one("accepted", cmd, c, r, &shown);
+		report_one("accepted", cmd, c, r);
 	}
 	if (e == E_OK && code != 0 && !(cmd->verdict && code == 1)) {
 		t->refused++;
-		report_one("refused", cmd, c, r, &shown);
+		report_one("refused", cmd, c, r);
 	}
 	if (code == 2 && !strstr(r->err, r->shown)) {
 		t->nameless++;
-		report_one("nameless", cmd, c, r, &shown);
+		report_one("nameless", cmd, c, r);
 	} else if (c->field && (cmd->takes & c->kind) && (code == 2 ||
 		   (c->kind == K_HIST && *r->err)) &&
 		   !strstr(r->err, c->field)) {
 		t->fieldless++;
-		report_one("fieldless", cmd, c, r, &shown);
+		report_one("fieldless", cmd, c, r);
 	}
 }
 
