@@ -17,6 +17,7 @@ qemu-system-x86 busybox-static cpio xz-utils kmod ccache
 linux-source-6.1 flex bison bc libelf-dev libssl-dev
 checkpolicy
 help2man man-db libxml2-utils yamllint
+libbenchmark-tools python3-scipy
 "
 
 missing_packages() {
