@@ -57,7 +57,7 @@ Subject: [PATCH] broken on purpose
 diff --git a/fs/namei.c b/fs/namei.c
 --- a/fs/namei.c
 +++ b/fs/namei.c
-@@ -1,3 +1,3 @@
+@@ -1,2 +1,2 @@
 -this line is not in fs/namei.c
 +nor is this one
  neither is this
