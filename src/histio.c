@@ -26,7 +26,7 @@
 struct loader {
 	struct nsb_history *h;
 	FILE *err;
-	size_t cap;
+	size_t cap, runs_cap;
 	json_t *last;		/* benchmark -> index of its newest record */
 	size_t lines;		/* not blank */
 };
@@ -78,11 +78,15 @@ static long run_index(struct loader *l, const char *run)
 
 	if (i)
 		return (long)json_integer_value(i);
-	runs = realloc(h->runs, (h->nruns + 1) * sizeof(*runs));
-	if (!runs)
-		return -1;
-	h->runs = runs;
-	runs[h->nruns] = run;
+	/* doubling: a realloc per run is quadratic (20k runs) */
+	if (h->nruns == l->runs_cap) {
+		l->runs_cap = l->runs_cap ? 2 * l->runs_cap : 16;
+		runs = realloc(h->runs, l->runs_cap * sizeof(*runs));
+		if (!runs)
+			return -1;
+		h->runs = runs;
+	}
+	h->runs[h->nruns] = run;
 	if (json_object_set_new(h->run_ids, run, json_integer((json_int_t)
 							      h->nruns)))
 		return -1;

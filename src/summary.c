@@ -128,13 +128,13 @@ struct family {
 	char cols[MAX_COLS][32];
 	char key[32];
 	int ncols;
-	size_t *rows, nrows;
+	size_t *rows, nrows, cap;
 };
 
 struct layout {
 	struct cut *cuts;	/* per series */
 	struct family *fam;
-	size_t nfam;
+	size_t nfam, cap;
 	json_t *fam_idx;	/* family -> index in fam[] */
 	json_t *rows_seen;	/* family \x1f variant */
 	json_t *cells;		/* family \x1f variant \x1f value -> series */
@@ -150,22 +150,39 @@ static char *join3(const char *a, const char *b, const char *c)
 	return k;
 }
 
+/*
+ * Room for one more in *arr of *n of size elements: the capacity doubles,
+ * as a realloc per element copies the whole array each time (quadratic
+ * with 100k families under the sanitizers, whose realloc always moves).
+ */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
 /* Adds series i to its family: columns, row, cell.  0, or -1 (memory). */
 static int place(struct layout *l, size_t i)
 {
 	const struct cut *c = &l->cuts[i];
 	json_t *at = json_object_get(l->fam_idx, c->family);
 	struct family *f;
-	size_t *rows;
 	char *rk, *ck;
 	int j, ret = -1;
 
 	if (!at) {
-		f = realloc(l->fam, (l->nfam + 1) * sizeof(*f));
-		if (!f)
+		if (grow((void **)&l->fam, &l->cap, l->nfam, sizeof(*f)))
 			return -1;
-		l->fam = f;
-		memset(&f[l->nfam], 0, sizeof(*f));
+		memset(&l->fam[l->nfam], 0, sizeof(*f));
 		if (json_object_set_new(l->fam_idx, c->family,
 					json_integer((json_int_t)l->nfam++)))
 			return -1;
@@ -189,10 +206,8 @@ static int place(struct layout *l, size_t i)
 	ret = 0;
 	if (json_object_get(l->rows_seen, rk))
 		goto out;
-	rows = realloc(f->rows, (f->nrows + 1) * sizeof(*rows));
-	if (rows)
-		f->rows = rows;
-	if (!rows || json_object_set_new(l->rows_seen, rk, json_true())) {
+	if (grow((void **)&f->rows, &f->cap, f->nrows, sizeof(*f->rows)) ||
+	    json_object_set_new(l->rows_seen, rk, json_true())) {
 		ret = -1;
 		goto out;
 	}
