@@ -263,6 +263,11 @@ export KBUILD_BUILD_VERSION=1
 export CCACHE_DIR=${CCACHE_DIR:-$NSB_CACHE/ccache}
 export CCACHE_BASEDIR=$work
 export CCACHE_NOHASHDIR=1
+# Depend mode: a miss compiles once and takes the includes from gcc's
+# -MMD file, where the default mode runs the preprocessor first.  Cold,
+# `make fs/` of the guest config took 78 s with the default mode, 50 s
+# with depend mode, 46 s without ccache; warm hits are the same (direct).
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 cc="ccache gcc"
 command -v ccache >/dev/null || cc=gcc
 [ "${NSB_CCACHE:-1}" = 0 ] && cc=gcc
