@@ -52,6 +52,10 @@ int not_started;
 // are dropped (reporter below), so neither the console nor a file sees it.
 const char not_started_msg[] = "nsbench: not started (interrupted)";
 
+// gb_set_timer_hooks(), and what the hooked runs counted.
+void (*timer_on)(), (*timer_off)();
+int64_t timed_iterations;
+
 // Where results go besides the console (gb_set_outputs()).
 int results_fd = -1, user_fd = -1;
 std::string user_format = "json";
@@ -252,14 +256,22 @@ bool gb__next_batch(struct gb_state *s)
 {
 	State &st = state_of(s);
 	int64_t left, n;
+	bool first = !s->batch;
 
 	if (interrupted.load(std::memory_order_relaxed) && !st.error_occurred())
 		st.SkipWithError("interrupted");
 	/* Before the first batch iterations() is 0; after an error, max. */
 	left = st.max_iterations - st.iterations();
 	n = left > 0 ? next_batch_size(s, left) : 1;
-	if (!st.KeepRunningBatch(n))
+	if (first && timer_on)
+		timer_on();
+	if (!st.KeepRunningBatch(n)) {
+		if (timer_off)
+			timer_off();
+		if (!st.error_occurred())
+			timed_iterations += st.iterations();
 		return false;
+	}
 	s->left = n - 1;
 	return true;
 }
@@ -284,11 +296,26 @@ int64_t gb_iterations(struct gb_state *s)
 void gb_pause(struct gb_state *s)
 {
 	state_of(s).PauseTiming();
+	if (timer_off)
+		timer_off();
 }
 
 void gb_resume(struct gb_state *s)
 {
+	if (timer_on)
+		timer_on();
 	state_of(s).ResumeTiming();
+}
+
+void gb_set_timer_hooks(void (*on)(void), void (*off)(void))
+{
+	timer_on = on;
+	timer_off = off;
+}
+
+int64_t gb_timed_iterations(void)
+{
+	return timed_iterations;
 }
 
 void gb_set_items_processed(struct gb_state *s, int64_t items)

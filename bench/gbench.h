@@ -150,6 +150,15 @@ struct gb_bench *gb_use_manual_time(struct gb_bench *b);
  */
 void gb_register_cxx_references(const char *prefix);
 
+/*
+ * Called when a run's timer starts and stops (and around PauseTiming /
+ * ResumeTiming): a profiler switched by them sees only timed work
+ * (bench/perfctl.c drives perf record's control FIFO).  NULL: none.
+ */
+void gb_set_timer_hooks(void (*on)(void), void (*off)(void));
+/* Iterations of every run that has ended without error, summed. */
+int64_t gb_timed_iterations(void);
+
 /* --- running ------------------------------------------------------------ */
 /* Parses and removes Google Benchmark's --benchmark_* flags. */
 void gb_initialize(int *argc, char **argv);

@@ -30,6 +30,7 @@
 
 #include "bench/gbench.h"
 #include "bench/registry.h"
+#include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
 #include "src/nsbench.h"
 #include "workloads/fixture.h"
@@ -42,6 +43,7 @@ struct options {
 	bool list;
 	bool no_results;
 	const char *interleave;	/* --interleave=SWITCH */
+	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
 	const char *filter;	/* the last --benchmark_filter= */
@@ -78,6 +80,9 @@ static void usage(FILE *f)
 "                        and reports the counters nsb_on, nsb_off1, nsb_off2\n"
 "                        (userns-checks-toggles kernel; elsewhere the same\n"
 "                        chunks run unswitched, for the stock side)\n"
+"  --perf-control=DIR    under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
+"                        sample only while the timer runs; DIR/ops gets the\n"
+"                        operations run meanwhile (one benchmark per run)\n"
 "  --list                list the benchmark families and exit\n"
 "\n"
 "Google Benchmark options pass through, e.g. --benchmark_filter=in_userns\n"
@@ -159,7 +164,7 @@ static int parse_options(int *argc, char **argv, struct options *o)
 {
 	enum { O_TIER = 256, O_LABEL, O_OUT, O_DIR, O_NORES, O_MODE, O_SERIES,
 	       O_CONFIG, O_ROUND, O_SEED, O_BOOT, O_SIDE, O_CONTEXT, O_ILV,
-	       O_LIST, O_HELP };
+	       O_PERFCTL, O_LIST, O_HELP };
 	static const struct option longopts[] = {
 		{ "tier", required_argument, NULL, O_TIER },
 		{ "label", required_argument, NULL, O_LABEL },
@@ -175,6 +180,7 @@ static int parse_options(int *argc, char **argv, struct options *o)
 		{ "side", required_argument, NULL, O_SIDE },
 		{ "context", required_argument, NULL, O_CONTEXT },
 		{ "interleave", required_argument, NULL, O_ILV },
+		{ "perf-control", required_argument, NULL, O_PERFCTL },
 		{ "list", no_argument, NULL, O_LIST },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -232,6 +238,7 @@ static int parse_options(int *argc, char **argv, struct options *o)
 				return -1;
 			break;
 		case O_ILV: o->interleave = optarg; break;
+		case O_PERFCTL: o->perf_control = optarg; break;
 		case O_LIST: o->list = true; break;
 		case O_HELP:
 			usage(stdout);
@@ -285,6 +292,27 @@ static char *command_line(int argc, char **argv)
 	}
 	*p = 0;
 	return cmd;
+}
+
+/*
+ * --perf-control: ops per symbol need the operations of one benchmark,
+ * so the filter must select exactly one.
+ */
+static int start_profile(const char *dir)
+{
+	int n = gb_count_selected();
+
+	if (n != 1) {
+		if (n >= 0)
+			fprintf(stderr, "nsbench-bench: --perf-control profiles "
+				"one benchmark; --benchmark_filter selects %d\n",
+				n);
+		return -1;
+	}
+	if (nsb_perfctl_open(dir))
+		return -1;
+	gb_add_context("nsbench_profiled", "yes");
+	return 0;
 }
 
 static volatile sig_atomic_t signals;
@@ -601,9 +629,14 @@ int main(int argc, char **argv)
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
 	}
 
+	if (o.perf_control && start_profile(o.perf_control))
+		goto out;
+
 	ran = gb_run_specified();
 	nsb_interleave_restore();
 	ret = 0;
+	if (o.perf_control && nsb_perfctl_finish())
+		ret = 2;
 	if (finish_user_out(o.gb_out))
 		ret = 2;
 	if (results.fd >= 0) {
