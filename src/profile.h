@@ -35,7 +35,7 @@ struct nsb_prof_sym {
 
 /* One profile file: one benchmark, one boot (side and round). */
 struct nsb_profile {
-	const char *file;
+	char *file;
 	const char *benchmark, *event;
 	char *round;			/* "round/seed", or NULL */
 	bool icount;
@@ -92,10 +92,11 @@ int nsb_prof_compare(const struct nsb_prof_set *a, const struct nsb_prof_set *b,
 		     const char *benchmark, struct nsb_prof_cmp *c);
 void nsb_prof_cmp_free(struct nsb_prof_cmp *c);
 /*
- * "rest": per round the total minus the first n symbols of c->sym[],
- * then the median and CI of that.  Returns -1 out of memory.
+ * "rest": per round the total minus the n listed symbols (rows of
+ * c->sym[]), then the median and CI of that.  Returns -1 out of memory.
  */
-int nsb_prof_rest(const struct nsb_prof_cmp *c, size_t n,
+int nsb_prof_rest(const struct nsb_prof_cmp *c,
+		  const struct nsb_prof_row *const *listed, size_t n,
 		  struct nsb_interval *r);
 /* The symbol's name as the tables show it: "sym" or "sym (dso)". */
 void nsb_prof_sym_label(char *buf, size_t len, const struct nsb_prof_row *r);
