@@ -25,6 +25,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "src/compare.h"
 #include "src/nsbench.h"
 #include "src/profile.h"
 
@@ -50,7 +51,7 @@ bad_at(const char *path, size_t line, const char *fmt, ...)
 	return -1;
 }
 
-/* --- the perf report table --------------------------------------------- */
+/* --- the perf report table -------------------------------------------- */
 
 /* A line of the table: pointers into the read buffer, NUL-terminated. */
 struct tsv_sym {
@@ -260,7 +261,7 @@ static void merge_tsv(struct tsv *t)
 	qsort(t->s, t->n, sizeof(*t->s), cmp_samples);
 }
 
-/* --- the other inputs --------------------------------------------------- */
+/* --- the other inputs ------------------------------------------------- */
 
 /* The ops file: one line, a positive decimal count. */
 static int read_ops(const char *path, unsigned long long *ops)
@@ -316,7 +317,7 @@ static const char *one_benchmark(const char *path, json_t *arr)
 	return name;
 }
 
-/* --- the command ---------------------------------------------------------- */
+/* --- the command ------------------------------------------------------ */
 
 struct import_opts {
 	const char *symbols, *bench, *ops_file, *event, *label, *out;
@@ -520,7 +521,7 @@ int cmd_profile_import(int argc, char **argv)
 	return import(&o);
 }
 
-/* --- profiles: loading ----------------------------------------------------- */
+/* --- profiles: loading ------------------------------------------------ */
 
 void nsb_prof_set_init(struct nsb_prof_set *s, const char *label)
 {
@@ -770,7 +771,7 @@ int nsb_prof_set_load(struct nsb_prof_set *s, const char *path)
 	return ret;
 }
 
-/* --- pooling: base against patched, by round ------------------------------- */
+/* --- pooling: base against patched, by round -------------------------- */
 
 /* A symbol's samples in one profile, on its way into the matrix. */
 struct sref {
@@ -1138,4 +1139,393 @@ int nsb_prof_rest(const struct nsb_prof_cmp *c,
 	free(rest);
 	free(buf);
 	return 0;
+}
+
+/* --- output ----------------------------------------------------------- */
+
+/*
+ * A name as a text table shows it: control characters (an ESC in a
+ * symbol would drive the terminal) as '?', cut to width with "..." at
+ * a character boundary.
+ */
+static void text_name(char *buf, size_t width, const char *s)
+{
+	size_t i, len = strlen(s), cut = len > width ? width - 3 : len;
+
+	while (cut && cut < len && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	for (i = 0; i < cut; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
+			 s[i];
+	buf[i] = 0;
+	if (cut < len)
+		strcpy(buf + i, "...");
+}
+
+void nsb_prof_sym_label(char *buf, size_t len, const struct nsb_prof_row *r)
+{
+	const char *dso = strrchr(r->dso, '/');
+
+	dso = dso ? dso + 1 : r->dso;
+	if (r->kernel && !strcmp(r->dso, "[kernel.kallsyms]"))
+		snprintf(buf, len, "%s", r->symbol);
+	else
+		snprintf(buf, len, "%s (%s)", r->symbol, dso);
+}
+
+/* A value of the tables: tenths below 10, whole numbers from there. */
+static void fmt_num(char *buf, size_t len, double v, bool sign)
+{
+	if (fabs(v) >= 10 || v == 0)
+		snprintf(buf, len, sign ? "%+.0f" : "%.0f", v);
+	else
+		snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
+}
+
+/* "+4003 [+3990, +4015]" with the estimate right-aligned in 6. */
+static void fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
+{
+	char e[24], lo[24], hi[24];
+
+	fmt_num(e, sizeof(e), s->est, true);
+	fmt_num(lo, sizeof(lo), s->lo, true);
+	fmt_num(hi, sizeof(hi), s->hi, true);
+	snprintf(buf, len, "%6s [%s, %s]", e, lo, hi);
+}
+
+static const char *unit_of(const struct nsb_prof_cmp *c)
+{
+	return c->icount ? "insn" : "ns";
+}
+
+/* "perf cpu-clock, 1 sample per 10007 insn, 6 rounds" */
+static void fmt_source(char *buf, size_t len, const struct nsb_prof_cmp *c)
+{
+	if (c->period > 0)
+		snprintf(buf, len, "perf %s, 1 sample per %.0f %s, %zu rounds",
+			 c->event, c->period, c->icount ? "insn" : "events",
+			 c->rounds);
+	else
+		snprintf(buf, len, "perf %s, periods differ, %zu rounds",
+			 c->event, c->rounds);
+}
+
+/* The significant symbols by |shift|, at most max, into top[]. */
+static size_t top_significant(const struct nsb_prof_cmp *c, size_t max,
+			      const struct nsb_prof_row **top)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nsym && n < max; i++)
+		if (c->sym[i].significant)
+			top[n++] = &c->sym[i];
+	return n;
+}
+
+static void where_line(FILE *f, bool md, const char *name,
+		       const struct nsb_interval *s)
+{
+	char label[64], sh[96];
+
+	fmt_shift(sh, sizeof(sh), s);
+	if (md) {
+		fprintf(f, "| %s | %s |\n", name, sh + strspn(sh, " "));
+		return;
+	}
+	text_name(label, 30, name);
+	fprintf(f, "      %-30s %s\n", label, sh);
+}
+
+/* A symbol in a Markdown table cell: code, '|' escaped, any '`' fenced. */
+static void md_code(char *buf, size_t len, const char *s)
+{
+	const char *fence = strchr(s, '`') ? "`` " : "`";
+	size_t used = (size_t)snprintf(buf, len, "%s", fence);
+
+	for (; *s && used + 8 < len; s++) {
+		if (*s == '|')
+			buf[used++] = '\\';
+		buf[used++] = (unsigned char)*s < 0x20 ? '?' : *s;
+	}
+	snprintf(buf + used, len - used, "%s", *fence == '`' &&
+		 fence[1] ? " ``" : "`");
+}
+
+static void where_tail(FILE *f, bool md, const struct nsb_prof_cmp *c,
+		       double measured)
+{
+	char tot[96], ms[32], un[32], line[400];
+	double unattr = measured - c->total.shift.est;
+
+	fmt_shift(tot, sizeof(tot), &c->total.shift);
+	fmt_num(ms, sizeof(ms), measured, true);
+	fmt_num(un, sizeof(un), unattr, true);
+	if (md) {
+		fprintf(f, "| **profile total** | %s |\n| measured | %s |\n"
+			"| unattributed | %s (%.1f %%) |\n",
+			tot + strspn(tot, " "), ms, un,
+			measured ? 100 * unattr / measured : 0);
+		return;
+	}
+	snprintf(line, sizeof(line), "profile total %s; measured %s: "
+		 "unattributed %s (%.1f %%)", tot + strspn(tot, " "), ms, un,
+		 measured ? 100 * unattr / measured : 0);
+	nsb_wrap(f, "      ", line);
+}
+
+void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
+		    const char *row, bool md)
+{
+	const struct nsb_prof_row *top[NSB_PROF_WHERE_TOP];
+	char src[160], label[512], name[600];
+	struct nsb_interval rest;
+	size_t i, n = top_significant(c, NSB_PROF_WHERE_TOP, top);
+
+	fmt_source(src, sizeof(src), c);
+	if (md)
+		fprintf(f, "\n**where it goes**: `%s` (%s, %s per op)\n\n"
+			"| symbol | shift [95%% CI] |\n|---|---:|\n", row, src,
+			unit_of(c));
+	else
+		fprintf(f, "    where it goes (%s):\n", src);
+	if (!n && !md)
+		nsb_wrap(f, "      ", "no symbol with a significant change");
+	if (!n && md)
+		fprintf(f, "| no symbol with a significant change | |\n");
+	for (i = 0; i < n; i++) {
+		nsb_prof_sym_label(label, sizeof(label), top[i]);
+		if (md)
+			md_code(name, sizeof(name), label);
+		where_line(f, md, md ? name : label, &top[i]->shift);
+	}
+	if (n && !nsb_prof_rest(c, top, n, &rest)) {
+		snprintf(label, sizeof(label), "rest (%zu symbols)",
+			 c->nsym - n);
+		where_line(f, md, label, &rest);
+	}
+	where_tail(f, md, c, measured);
+}
+
+/* --- nsbench profile -------------------------------------------------- */
+
+#define TOP_DEFAULT	10
+
+struct profile_opts {
+	const char *json;
+	size_t top;
+	struct nsb_prof_set a, b;
+	json_t *out;			/* --json: the benchmarks array */
+};
+
+static void profile_usage(FILE *f)
+{
+	fprintf(f, "usage: nsbench profile [options] BASE... -- PATCHED...\n"
+		"\n"
+		"Where each benchmark's instructions go, per symbol, patched "
+		"against base:\nprofiles (profile-import's *.profile.json; a "
+		"directory gives all of\nits own) paired by A/B round; per "
+		"symbol insn/op = samples * period /\nops, its median on each "
+		"side and the median of the per-round\ndifferences with the "
+		"sign-test 95%% CI, as the report's rows.\n\n"
+		"  --top=N           symbols shown per benchmark, by |shift| "
+		"(default %d)\n"
+		"  --json=FILE       the same as JSON, written atomically\n"
+		"\n"
+		"A symbol is significant (*) when its CI excludes 0; "
+		"without one the\nbenchmark says \"no symbol with a "
+		"significant change\".  Exit: 0, or 2\non bad input or when "
+		"no benchmark is profiled on both sides.\n", TOP_DEFAULT);
+}
+
+static json_t *interval_json(const struct nsb_interval *i)
+{
+	return json_pack("{s:f, s:f, s:f, s:f}", "est", i->est, "lo", i->lo,
+			 "hi", i->hi, "level", i->level);
+}
+
+static json_t *row_json(const struct nsb_prof_row *r)
+{
+	return json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:b}",
+			 "symbol", r->symbol, "dso", r->dso, "kernel",
+			 r->kernel, "base", r->base, "patched", r->patched,
+			 "shift", interval_json(&r->shift), "significant",
+			 r->significant);
+}
+
+static json_t *cmp_json(const struct nsb_prof_cmp *c, size_t top)
+{
+	json_t *syms = json_array(), *j;
+	size_t i;
+
+	for (i = 0; syms && i < c->nsym && i < top; i++)
+		json_array_append_new(syms, row_json(&c->sym[i]));
+	j = json_pack("{s:s, s:s, s:f, s:s, s:I, s:I, s:I, s:o, s:o}",
+		      "benchmark", c->benchmark, "event", c->event,
+		      "period", c->period, "unit", unit_of(c),
+		      "rounds", (json_int_t)c->rounds,
+		      "symbols_total", (json_int_t)c->nsym,
+		      "significant", (json_int_t)c->nsig,
+		      "total", row_json(&c->total), "symbols", syms);
+	return j;
+}
+
+static void table_row(FILE *f, const struct nsb_prof_row *r,
+		      const char *label)
+{
+	char name[32], a[24], b[24], sh[96];
+
+	text_name(name, 28, label);
+	fmt_num(a, sizeof(a), r->base, false);
+	fmt_num(b, sizeof(b), r->patched, false);
+	fmt_shift(sh, sizeof(sh), &r->shift);
+	fprintf(f, "  %-28s %7s %7s %s%s\n", name, a, b, sh,
+		r->significant ? " *" : "");
+}
+
+static void print_cmp(FILE *f, const struct nsb_prof_cmp *c, size_t top)
+{
+	char src[160], label[512], line[400];
+	size_t i;
+
+	fmt_source(src, sizeof(src), c);
+	fprintf(f, "%s\n", c->benchmark);
+	snprintf(line, sizeof(line), "%s paired; %s per op, shift = patched "
+		 "- base, median and sign-test 95%% CI:", src, unit_of(c));
+	nsb_wrap(f, "  ", line);
+	fprintf(f, "  %-28s %7s %7s %s\n", "symbol", "base", "patch",
+		"shift [95% CI]");
+	for (i = 0; i < c->nsym && i < top; i++) {
+		nsb_prof_sym_label(label, sizeof(label), &c->sym[i]);
+		table_row(f, &c->sym[i], label);
+	}
+	table_row(f, &c->total, "total (all samples)");
+	if (!c->nsig)
+		snprintf(line, sizeof(line), "no symbol with a significant "
+			 "change (%zu symbols)", c->nsym);
+	else
+		snprintf(line, sizeof(line), "* significant (CI excludes 0): "
+			 "%zu of %zu symbols", c->nsig, c->nsym);
+	nsb_wrap(f, "  ", line);
+	if (c->dropped)
+		fprintf(f, "  (%zu profile(s) without a partner round left "
+			"out)\n", c->dropped);
+	fputc('\n', f);
+}
+
+/* The benchmarks of set a, each once, in first-seen order. */
+static int one_benchmark_cmp(struct profile_opts *o, const char *name,
+			     size_t *shown)
+{
+	struct nsb_prof_cmp c;
+	int ret = nsb_prof_compare(&o->a, &o->b, name, &c);
+
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
+		fprintf(stderr, "nsbench profile: %s: %zu common round(s), "
+			"need 2: left out\n", name, c.rounds);
+		return 0;
+	}
+	print_cmp(stdout, &c, o->top);
+	if (o->out && json_array_append_new(o->out, cmp_json(&c, o->top)))
+		ret = -1;
+	nsb_prof_cmp_free(&c);
+	(*shown)++;
+	return ret;
+}
+
+static int profile_all(struct profile_opts *o)
+{
+	size_t i, j, shown = 0;
+
+	for (i = 0; i < o->a.n; i++) {
+		const char *name = o->a.p[i].benchmark;
+
+		for (j = 0; j < i && strcmp(o->a.p[j].benchmark, name); j++)
+			;
+		if (j < i || !nsb_prof_set_has(&o->b, name))
+			continue;
+		if (one_benchmark_cmp(o, name, &shown))
+			return 2;
+	}
+	if (!shown) {
+		fprintf(stderr, "nsbench profile: no benchmark profiled on "
+			"both sides in 2 or more common rounds\n");
+		return 2;
+	}
+	return 0;
+}
+
+static int profile_parse(int argc, char **argv, struct profile_opts *o,
+			 int *sep)
+{
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long top;
+	int key;
+
+	for (*sep = 1; *sep < argc && strcmp(argv[*sep], "--"); (*sep)++)
+		;
+	optind = 0;
+	while ((key = getopt_long(*sep, argv, "", opts, NULL)) != -1) {
+		switch (key) {
+		case 'j': o->json = optarg; break;
+		case 't':
+			if (!parse_count(optarg, 100000, &top) || !top) {
+				fprintf(stderr, "nsbench profile: --top: bad "
+					"value '%s'\n", optarg);
+				return 2;
+			}
+			o->top = (size_t)top;
+			break;
+		case 'h': profile_usage(stdout); return 3;
+		default: profile_usage(stderr); return 2;
+		}
+	}
+	if (*sep >= argc || optind >= *sep || *sep + 1 >= argc) {
+		fprintf(stderr, "nsbench profile: need BASE... -- "
+			"PATCHED...\n");
+		profile_usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct profile_opts o = { .top = TOP_DEFAULT };
+	int sep, i, ret = profile_parse(argc, argv, &o, &sep);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	nsb_prof_set_init(&o.a, "base");
+	nsb_prof_set_init(&o.b, "patched");
+	ret = 2;
+	for (i = optind; i < sep; i++)
+		if (nsb_prof_set_load(&o.a, argv[i]))
+			goto out;
+	for (i = sep + 1; i < argc; i++)
+		if (nsb_prof_set_load(&o.b, argv[i]))
+			goto out;
+	if (o.json && !(o.out = json_array()))
+		goto out;
+	ret = profile_all(&o);
+	if (!ret && o.json) {
+		json_t *root = json_pack("{s:i, s:O}", "nsbench_profile_compare",
+					 NSB_PROFILE_VERSION, "benchmarks",
+					 o.out);
+
+		if (!root || nsb_json_write_atomic(o.json, root))
+			ret = 2;
+		json_decref(root);
+	}
+out:
+	json_decref(o.out);
+	nsb_prof_set_free(&o.a);
+	nsb_prof_set_free(&o.b);
+	return ret;
 }
