@@ -7,11 +7,15 @@
  * row per scenario: base and patched per op, the shift with its 95 % CI,
  * % of the op, the verdict; under each family the A/A residual when an
  * A/A side was given (--aa), else a line saying it was not measured.
+ * With perf profiles of both sides (report's --profile-base/-patched)
+ * each slower or faster row is followed by where its instructions go
+ * (profile.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "src/costs.h"
+#include "src/profile.h"
 
 #define LABEL_W 20
 #define SHIFT_W 20
@@ -93,7 +97,8 @@ static void text_residual(FILE *f, const struct nsb_comparison *c,
 	nsb_wrap(f, "    ", line);
 }
 
-static void text_table(FILE *f, const struct nsb_comparison *c)
+static void text_table(FILE *f, const struct nsb_comparison *c,
+		       const struct nsb_prof_sides *p)
 {
 	char line[400];
 	size_t i, start;
@@ -113,8 +118,10 @@ static void text_table(FILE *f, const struct nsb_comparison *c)
 
 		fprintf(f, "%.*s\n", n ? (int)n - 1 : (int)strlen(name), name);
 		for (i = start; i < c->n && (i == start ||
-		     same_family(name, c->rows[i].name)); i++)
+		     same_family(name, c->rows[i].name)); i++) {
 			text_row(f, c, &c->rows[i]);
+			nsb_prof_sides_where(f, p, c, i, false);
+		}
 		text_residual(f, c, start, i);
 	}
 	if (!c->aa.nfiles) {
@@ -125,7 +132,8 @@ static void text_table(FILE *f, const struct nsb_comparison *c)
 	}
 }
 
-static void md_table(FILE *f, const struct nsb_comparison *c)
+static void md_table(FILE *f, const struct nsb_comparison *c,
+		     const struct nsb_prof_sides *p)
 {
 	size_t i;
 
@@ -157,16 +165,25 @@ static void md_table(FILE *f, const struct nsb_comparison *c)
 			"%s |\n", n ? (int)n - 1 : 0, r->name, label, a, b,
 			sh, e->pct, nsb_verdict_name(e->verdict), aa);
 	}
+	/* a table cannot hold a block under a row: each after the table */
+	for (i = 0; i < c->n; i++)
+		nsb_prof_sides_where(f, p, c, i, true);
 }
 
 void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
 {
+	nsb_ab_table_where(f, c, markdown, NULL);
+}
+
+void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
+			bool markdown, const struct nsb_prof_sides *p)
+{
 	char line[200];
 
 	if (markdown)
-		md_table(f, c);
+		md_table(f, c, p);
 	else
-		text_table(f, c);
+		text_table(f, c, p);
 	fputc('\n', f);
 	snprintf(line, sizeof(line), "%zu slower, %zu faster, %zu same, "
 		 "%zu noisy, %zu skipped, %zu failed.", c->count[NSB_SLOWER], c->count[NSB_FASTER],

@@ -327,8 +327,8 @@ struct import_opts {
 static void import_usage(FILE *f)
 {
 	fprintf(f, "usage: nsbench profile-import --symbols=TSV "
-		"--bench=BENCH.json --ops=N|--ops-file=FILE\n"
-		"                              --period=P [options] "
+		"--bench=BENCH.json\n"
+		"         --ops=N|--ops-file=FILE --period=P [options] "
 		"--out=FILE\n"
 		"\n"
 		"One boot's perf profile of a benchmark's timed region as a "
@@ -342,7 +342,9 @@ static void import_usage(FILE *f)
 		"benchmark; its\n"
 		"                    name and context go into the profile\n"
 		"  --ops=N           operations run while perf sampled\n"
-		"  --ops-file=FILE   the same from a file of one line\n"
+		"  --ops-file=FILE   the same from a file of one line (the "
+		"last of\n"
+		"                    --ops and --ops-file counts)\n"
 		"  --period=P        perf record -c P: events per sample "
 		"(under icount:\n"
 		"                    guest instructions, for cpu-clock)\n"
@@ -395,7 +397,10 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 		switch (key) {
 		case 's': o->symbols = optarg; break;
 		case 'b': o->bench = optarg; break;
-		case 'f': o->ops_file = optarg; break;
+		case 'f':
+			o->ops_file = optarg;
+			o->ops = 0;
+			break;
 		case 'e': o->event = optarg; break;
 		case 'l': o->label = optarg; break;
 		case 'o': o->out = optarg; break;
@@ -403,6 +408,7 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 			if (!parse_count(optarg, MAX_SAMPLES, &o->ops) ||
 			    !o->ops)
 				goto bad;
+			o->ops_file = NULL;
 			break;
 		case 'p':
 			if (!parse_count(optarg, MAX_SAMPLES, &o->period) ||
@@ -1176,21 +1182,31 @@ void nsb_prof_sym_label(char *buf, size_t len, const struct nsb_prof_row *r)
 /* A value of the tables: tenths below 10, whole numbers from there. */
 static void fmt_num(char *buf, size_t len, double v, bool sign)
 {
+	v += 0.0;	/* -0 prints as 0 */
 	if (fabs(v) >= 10 || v == 0)
 		snprintf(buf, len, sign ? "%+.0f" : "%.0f", v);
 	else
 		snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
 }
 
-/* "+4003 [+3990, +4015]" with the estimate right-aligned in 6. */
+/*
+ * "+4003 [+3990, +4015]", the estimate right-aligned in 6; one precision
+ * for all three, as nsb_fmt_shift: tenths while the CI is within +-10.
+ */
 static void fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 {
-	char e[24], lo[24], hi[24];
+	double a = fmax(fabs(s->lo), fabs(s->hi));
+	char e[24];
 
-	fmt_num(e, sizeof(e), s->est, true);
-	fmt_num(lo, sizeof(lo), s->lo, true);
-	fmt_num(hi, sizeof(hi), s->hi, true);
-	snprintf(buf, len, "%6s [%s, %s]", e, lo, hi);
+	if (a >= 10) {
+		snprintf(e, sizeof(e), "%+.0f", s->est + 0.0);
+		snprintf(buf, len, "%6s [%+.0f, %+.0f]", e, s->lo + 0.0,
+			 s->hi + 0.0);
+	} else {
+		snprintf(e, sizeof(e), "%+.1f", s->est + 0.0);
+		snprintf(buf, len, "%6s [%+.1f, %+.1f]", e, s->lo + 0.0,
+			 s->hi + 0.0);
+	}
 }
 
 static const char *unit_of(const struct nsb_prof_cmp *c)
@@ -1254,23 +1270,21 @@ static void md_code(char *buf, size_t len, const char *s)
 static void where_tail(FILE *f, bool md, const struct nsb_prof_cmp *c,
 		       double measured)
 {
-	char tot[96], ms[32], un[32], line[400];
+	char tot[96], ms[32], un[32];
 	double unattr = measured - c->total.shift.est;
+	double pct = measured ? 100 * unattr / measured : 0;
 
 	fmt_shift(tot, sizeof(tot), &c->total.shift);
 	fmt_num(ms, sizeof(ms), measured, true);
 	fmt_num(un, sizeof(un), unattr, true);
-	if (md) {
+	if (md)
 		fprintf(f, "| **profile total** | %s |\n| measured | %s |\n"
 			"| unattributed | %s (%.1f %%) |\n",
-			tot + strspn(tot, " "), ms, un,
-			measured ? 100 * unattr / measured : 0);
-		return;
-	}
-	snprintf(line, sizeof(line), "profile total %s; measured %s: "
-		 "unattributed %s (%.1f %%)", tot + strspn(tot, " "), ms, un,
-		 measured ? 100 * unattr / measured : 0);
-	nsb_wrap(f, "      ", line);
+			tot + strspn(tot, " "), ms, un, pct);
+	else
+		fprintf(f, "      profile total %s; measured %s:\n"
+			"      unattributed %s (%.1f %% of the shift)\n",
+			tot + strspn(tot, " "), ms, un, pct);
 }
 
 void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
@@ -1528,4 +1542,82 @@ out:
 	nsb_prof_set_free(&o.a);
 	nsb_prof_set_free(&o.b);
 	return ret;
+}
+
+/* --- the report's blocks ---------------------------------------------- */
+
+int nsb_prof_sides_load(struct nsb_prof_sides *p, const char *base,
+			const char *patched)
+{
+	memset(p, 0, sizeof(*p));
+	nsb_prof_set_init(&p->base, "base");
+	nsb_prof_set_init(&p->patched, "patched");
+	return nsb_prof_set_load(&p->base, base) ||
+	       nsb_prof_set_load(&p->patched, patched) ? -1 : 0;
+}
+
+static bool shifted(const struct nsb_row *r)
+{
+	return r->e.verdict == NSB_SLOWER || r->e.verdict == NSB_FASTER;
+}
+
+int nsb_prof_sides_prepare(struct nsb_prof_sides *p,
+			   const struct nsb_comparison *c)
+{
+	size_t i;
+	int ret;
+
+	p->cmp = calloc(c->n + 1, sizeof(*p->cmp));
+	p->state = calloc(c->n + 1, sizeof(*p->state));
+	if (!p->cmp || !p->state) {
+		fprintf(stderr, "nsbench: out of memory\n");
+		return -1;
+	}
+	p->n = c->n;
+	for (i = 0; i < c->n; i++) {
+		const struct nsb_row *r = &c->rows[i];
+
+		if (!shifted(r) || !nsb_prof_set_has(&p->base, r->name) ||
+		    !nsb_prof_set_has(&p->patched, r->name))
+			continue;
+		ret = nsb_prof_compare(&p->base, &p->patched, r->name,
+				       &p->cmp[i]);
+		if (ret < 0)
+			return -1;
+		p->state[i] = ret ? NSB_PROF_FEW : NSB_PROF_DONE;
+	}
+	return 0;
+}
+
+void nsb_prof_sides_free(struct nsb_prof_sides *p)
+{
+	size_t i;
+
+	for (i = 0; p->cmp && i < p->n; i++)
+		nsb_prof_cmp_free(&p->cmp[i]);
+	free(p->cmp);
+	free(p->state);
+	nsb_prof_set_free(&p->base);
+	nsb_prof_set_free(&p->patched);
+	memset(p, 0, sizeof(*p));
+}
+
+void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
+			  const struct nsb_comparison *c, size_t i, bool md)
+{
+	const struct nsb_row *r = &c->rows[i];
+	char line[200];
+
+	if (!p || i >= p->n || p->state[i] == NSB_PROF_NONE)
+		return;
+	if (p->state[i] == NSB_PROF_DONE) {
+		nsb_prof_where(f, &p->cmp[i], r->e.shift.est, r->name, md);
+		return;
+	}
+	snprintf(line, sizeof(line), "where it goes: the profiles pair in "
+		 "%zu round(s), 2 needed", p->cmp[i].rounds);
+	if (md)
+		fprintf(f, "\n**%s**: `%s`\n", line, r->name);
+	else
+		nsb_wrap(f, "    ", line);
 }

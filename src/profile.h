@@ -112,11 +112,38 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 		    const char *row, bool markdown);
 
 /*
- * The profiles of both sides for the report, or NULL members: a row is
- * explained when both sides profiled its benchmark.
+ * The profiles of both sides for the report (--profile-base/-patched),
+ * compared once per row of a comparison that shifted (slower, faster)
+ * and was profiled on both sides.
  */
-struct nsb_prof_sides {
-	struct nsb_prof_set *base, *patched;
+enum nsb_prof_state {
+	NSB_PROF_NONE,		/* no block: no shift or no profiles */
+	NSB_PROF_DONE,		/* cmp[i] holds the comparison */
+	NSB_PROF_FEW,		/* fewer than 2 common rounds */
 };
+
+struct nsb_prof_sides {
+	struct nsb_prof_set base, patched;
+	struct nsb_prof_cmp *cmp;	/* per row */
+	enum nsb_prof_state *state;	/* per row */
+	size_t n;
+};
+
+struct nsb_comparison;
+/* Loads both sides' profiles; -1 after printing why. */
+int nsb_prof_sides_load(struct nsb_prof_sides *p, const char *base,
+			const char *patched);
+/* Compares the rows that get a block; -1 after printing why. */
+int nsb_prof_sides_prepare(struct nsb_prof_sides *p,
+			   const struct nsb_comparison *c);
+void nsb_prof_sides_free(struct nsb_prof_sides *p);
+/* The block under row i (nothing if it has none). */
+void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
+			  const struct nsb_comparison *c, size_t i,
+			  bool markdown);
+
+/* nsb_ab_table (costs.h) with the "where it goes" blocks of p, if any. */
+void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
+			bool markdown, const struct nsb_prof_sides *p);
 
 #endif /* NSB_PROFILE_H */

@@ -15,6 +15,7 @@
 #include "src/costs.h"
 #include "src/nsbench.h"
 #include "src/perfdiff.h"
+#include "src/profile.h"
 
 struct report_opts {
 	bool markdown;
@@ -22,6 +23,8 @@ struct report_opts {
 	const char *out;
 	const char *perf_base, *perf_patched;	/* perf.data files */
 	struct nsb_perf perf;
+	const char *prof_base, *prof_patched;	/* profile dirs */
+	struct nsb_prof_sides prof;
 };
 
 /* A context value as shown: as is, or shortened (see short_id). */
@@ -517,7 +520,8 @@ static void reproduce(FILE *f, bool md, const struct nsb_comparison *c)
 }
 
 static void report(FILE *f, const struct nsb_comparison *c, bool md,
-		   const struct nsb_perf *perf)
+		   const struct nsb_perf *perf,
+		   const struct nsb_prof_sides *prof)
 {
 	char a[256], b[256], mode[64];
 
@@ -537,7 +541,7 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 		nsb_wrap(f, "", line);
 		fputc('\n', f);
 	}
-	nsb_ab_table(f, c, md);
+	nsb_ab_table_where(f, c, md, prof);
 	if (perf->n)
 		nsb_perf_print(f, md, perf);
 	fprintf(f, md ? "\n### Provenance\n\n" : "\nProvenance\n");
@@ -570,6 +574,13 @@ static void report_usage(FILE *f)
 		"share of\n"
 		"                    the check functions and the largest "
 		"changes\n"
+		"  --profile-base=DIR --profile-patched=DIR\n"
+		"                    profiles of each side (nsbench "
+		"profile-import's\n"
+		"                    *.profile.json; files or directories): "
+		"under each\n"
+		"                    slower or faster row, where its "
+		"instructions go\n"
 		"%s", nsb_compare_opts_help);
 }
 
@@ -587,6 +598,10 @@ static int report_opt(int key, const char *arg, void *data)
 		o->perf_base = arg;
 	else if (key == 'p')
 		o->perf_patched = arg;
+	else if (key == 'R')
+		o->prof_base = arg;
+	else if (key == 'S')
+		o->prof_patched = arg;
 	else
 		return 1;
 	return 0;
@@ -752,6 +767,22 @@ out:
 	return ret;
 }
 
+/* --profile-base/--profile-patched: loaded, and the rows compared. */
+static int load_profiles(struct report_opts *ro,
+			 const struct nsb_comparison *c)
+{
+	if (!ro->prof_base != !ro->prof_patched) {
+		fprintf(stderr, "nsbench report: --profile-base and "
+			"--profile-patched go together\n");
+		return -1;
+	}
+	if (!ro->prof_base)
+		return 0;
+	return nsb_prof_sides_load(&ro->prof, ro->prof_base,
+				   ro->prof_patched) ||
+	       nsb_prof_sides_prepare(&ro->prof, c) ? -1 : 0;
+}
+
 static bool has_separator(int argc, char **argv)
 {
 	int i;
@@ -770,6 +801,8 @@ int cmd_report(int argc, char **argv)
 		{ "gate", no_argument, NULL, 'g' },
 		{ "perf-base", required_argument, NULL, 'b' },
 		{ "perf-patched", required_argument, NULL, 'p' },
+		{ "profile-base", required_argument, NULL, 'R' },
+		{ "profile-patched", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro = { 0 };
@@ -796,12 +829,16 @@ int cmd_report(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (load_profiles(&ro, &c)) {
+		ret = 2;
+		goto out;
+	}
 	f = ro.out ? open_memstream(&text, &len) : stdout;
 	if (!f) {
 		ret = 2;
 		goto out;
 	}
-	report(f, &c, ro.markdown, &ro.perf);
+	report(f, &c, ro.markdown, &ro.perf, &ro.prof);
 	if (ro.out) {
 		fclose(f);
 		if (nsb_write_file_atomic(ro.out, text, len))
@@ -812,6 +849,7 @@ int cmd_report(int argc, char **argv)
 out:
 	free(text);
 	nsb_perf_free(&ro.perf);
+	nsb_prof_sides_free(&ro.prof);
 	nsb_comparison_free(&c);
 	return ret == 3 ? 0 : ret;
 }
