@@ -35,12 +35,33 @@ static struct {
 	char dir[PATH_MAX - 16];
 } pc = { .ctl = -1, .ack = -1 };
 
-/* One command, then perf's "ack\n" (sent with its NUL: read it all). */
+/*
+ * perf's "ack\n" comes with its NUL; a peer may split it, or its tail
+ * may open the next read: skip NULs and newlines, want the letters.
+ */
+static bool read_ack(void)
+{
+	char buf[16], got[3];
+	size_t have = 0;
+	ssize_t n, i;
+
+	while (have < sizeof(got)) {
+		n = read(pc.ack, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		for (i = 0; i < n && have < sizeof(got); i++)
+			if (buf[i] && buf[i] != '\n')
+				got[have++] = buf[i];
+	}
+	return !memcmp(got, "ack", sizeof(got));
+}
+
+/* One command, then perf's ack. */
 static void command(const char *cmd)
 {
-	char buf[16];
 	size_t len = strlen(cmd);
-	ssize_t n;
 
 	if (pc.failed)
 		return;
@@ -51,10 +72,7 @@ static void command(const char *cmd)
 		pc.failed = true;
 		return;
 	}
-	do
-		n = read(pc.ack, buf, sizeof(buf));
-	while (n < 0 && errno == EINTR);
-	if (n < 3 || memcmp(buf, "ack", 3)) {
+	if (!read_ack()) {
 		fprintf(stderr, "nsbench-bench: --perf-control: no ack from "
 			"perf for '%.*s' (%s/ack)\n", (int)len - 1, cmd, pc.dir);
 		pc.failed = true;

@@ -75,6 +75,8 @@ build=${NSB_BUILD:-$top/build}
 case "$build" in /*) ;; *) build=$PWD/$build ;; esac
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
+nsb=
+[ -x "$build/nsbench" ] && nsb=$build/nsbench
 
 usage() {
 	sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -269,9 +271,15 @@ if [ "$merge" = 0 ]; then
 	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
 		lsm=--lsm
 	fi
-	if [ -n "$lsm" ] && [ ${#frags[@]} = 0 ]; then
-		frags=(--config "$top/kernel-patches/configs/base.config"
-		       --config "$top/kernel-patches/configs/lsm.config")
+	# A plan with profile steps: perf in the image, and (unless the
+	# caller names the config) high-resolution timers in the kernel.
+	profiled=0
+	grep -q '^[[:space:]]*profile[[:space:]]' "$plan" && profiled=1
+	[ "$profiled" = 1 ] && perf=--perf
+	if { [ -n "$lsm" ] || [ "$profiled" = 1 ]; } && [ ${#frags[@]} = 0 ]; then
+		frags=(--config "$top/kernel-patches/configs/base.config")
+		[ -n "$lsm" ] && frags+=(--config "$top/kernel-patches/configs/lsm.config")
+		[ "$profiled" = 1 ] && frags+=(--config "$top/kernel-patches/configs/profile.config")
 	fi
 fi
 
@@ -480,16 +488,78 @@ check_audit() {
 	run_boots "$redo"
 }
 
+# symfs: the image's files, where perf report looks for the binaries
+# the guest ran, and each side's vmlinux.  perf report wants --vmlinux
+# to exist as given and then opens it under --symfs: so the link is at
+# SYMFS/vmlinux-SIDE and again at SYMFS/SYMFS/vmlinux-SIDE.
+symfs() {
+	local s k fs
+	fs=$(cd "$out/boots" && pwd)/symfs
+	[ -d "$fs" ] && return 0
+	mkdir -p "$fs.tmp$fs"
+	(cd "$fs.tmp" && cpio --quiet -id --no-absolute-filenames) <"$initrd" ||
+		die "cannot unpack $initrd for perf report"
+	for s in A B; do
+		k=$(kernel_of "$s")
+		[ -n "$k" ] || continue
+		ln -s "$k/vmlinux" "$fs.tmp/vmlinux-$s"
+		ln -s "$k/vmlinux" "$fs.tmp$fs/vmlinux-$s"
+	done
+	mv "$fs.tmp" "$fs"
+}
+
+# profiles DIR SIDE ROUND: each LABEL.perf.data of a boot, symbolised
+# against the side's own vmlinux and the image's binaries, as
+# SIDE/profile/ROUND-LABEL.profile.json (nsbench profile-import).
+profiles() {
+	local dir=$1 side=$2 r=$3 p label period tsv fs
+	for p in "$dir"/*.perf.data; do
+		[ -f "$p" ] || continue
+		[ -n "$nsb" ] || die "profiles need $build/nsbench (make)"
+		symfs
+		fs=$(cd "$out/boots" && pwd)/symfs
+		label=$(basename "$p" .perf.data)
+		period=$(sed -n "s/^profile\.$label period=\([0-9]*\) .*/\1/p" \
+			"$dir/probes.txt" | sed -n 1p)
+		tsv=$dir/$label.symbols.tsv
+		perf report -i "$p" --stdio -q -t "$(printf '\t')" \
+			--sort dso,sym -F sample,dso,sym --symfs "$fs" \
+			--vmlinux "$fs/vmlinux-$side" >"$tsv" \
+			2>"$dir/$label.perf.log" ||
+			die "perf report of $p failed (see $dir/$label.perf.log)"
+		mkdir -p "$out/$side/profile"
+		"$nsb" profile-import --symbols="$tsv" \
+			--bench="$dir/$label.bench.json" --ops="$(cat "$dir/$label.ops")" \
+			--period="$period" --label="$label" \
+			--out="$out/$side/profile/$r-$label.profile.json" ||
+			die "cannot import the profile $p"
+	done
+}
+
+# profile_time: the profile steps' share of the guests' time (virtual
+# seconds: the probes the guest sends), over every boot of this run.
+profile_time() {
+	cat "$out"/boots/r*-[AB]/probes.txt 2>/dev/null | awk '
+		/^profile\./ { for (i = 2; i <= NF; i++)
+			if (sub(/^seconds=/, "", $i)) p += $i }
+		/^uptime / { u += $2 }
+		END { if (u > 0) printf "profile steps: %.1f of %.1f guest seconds (%.0f%% of the boots)", p, u, 100 * p / u }'
+}
+
 collect() {
-	local f dir side j
+	local f dir side j r
 	for f in "$out"/boots/r*.source; do
 		dir=${f%.source}
 		case "$dir" in *.audit) continue ;; esac
 		side=${dir##*-}
+		r=$(basename "$dir" | cut -d- -f1)
 		for j in "$dir"/*.json; do
+			# a profiled run's own results carry perf's overhead
+			case "$j" in *.bench.json) continue ;; esac
 			[ -f "$j" ] || continue
-			cp "$j" "$out/$side/$(basename "$dir" | cut -d- -f1)-$(basename "$j")"
+			cp "$j" "$out/$side/$r-$(basename "$j")"
 		done
+		profiles "$dir" "$side" "$r"
 	done
 }
 
@@ -549,8 +619,6 @@ fi
 
 # --- hand over to the comparison --------------------------------------------
 
-nsb=
-[ -x "$build/nsbench" ] && nsb=$build/nsbench
 [ -n "$nsb" ] || { progress "compare" "nsbench not built: results left in $out"; exit 0; }
 if [ "$checks" = 1 ]; then
 	progress "report" "$nsb report $out/B $out/A"
@@ -563,6 +631,16 @@ elif ls "$out"/A/*.json >/dev/null 2>&1; then
 	"$nsb" compare "$out"/A/*.json -- "$out"/B/*.json >"$out/compare.txt" || rc=$?
 	[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
 	cat "$out/compare.txt"
+	if [ -d "$out/A/profile" ] && [ -d "$out/B/profile" ]; then
+		progress "profile" "$(profile_time)"
+		"$nsb" report --profile-base="$out/A/profile" \
+			--profile-patched="$out/B/profile" --out="$out/report.txt" \
+			"$out"/A/*.json -- "$out"/B/*.json ||
+			die "nsbench report failed"
+		"$nsb" profile "$out/A/profile" -- "$out/B/profile" \
+			>"$out/profile.txt" || die "nsbench profile failed"
+		progress "report" "$out/report.txt, per symbol: $out/profile.txt"
+	fi
 fi
 exit
 }

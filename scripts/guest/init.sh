@@ -13,6 +13,7 @@
 #
 # Framing on ttyS1 (see scripts/guest/run-qemu.sh):
 #   @@NSB FILE name / ...json... / @@NSB EOF name
+#   @@NSB BIN name bytes sha256 / ...base64... / @@NSB EOF name
 #   @@NSB PROBE name value
 #   @@NSB STEP name status
 #   @@NSB DONE status
@@ -53,6 +54,7 @@ msg() {
 
 finish() {
 	sync
+	msg "PROBE uptime $(cut -d' ' -f1 /proc/uptime)"
 	msg "DONE $1"
 	reboot -f
 	sleep 10
@@ -97,6 +99,15 @@ send() {
 	msg "FILE $1"
 	cat "$2" >"$RES"
 	echo >"$RES"
+	msg "EOF $1"
+}
+
+# send_bin NAME FILE: a binary file (perf.data), base64 between its size
+# and checksum and the end mark: the host decodes it, checks both and
+# names the boot if anything is missing.
+send_bin() {
+	msg "BIN $1 $(wc -c <"$2") $(sha256sum "$2" | cut -d' ' -f1)"
+	base64 "$2" >"$RES"
 	msg "EOF $1"
 }
 
@@ -180,6 +191,49 @@ check() {
 	else
 		msg "PROBE check.$1 unavailable"
 	fi
+}
+
+# profile LABEL FILTER [FLAGS...]: where the instructions go.  The one
+# benchmark FILTER selects runs under perf record with the cpu-clock
+# event every PROFILE_PERIOD virtual ns (default 10007; the kernel's
+# floor for an hrtimer event is 10000): under -icount shift=0 that is a
+# sample every PROFILE_PERIOD guest instructions, kernel included.
+# nsbench-bench switches sampling on only while its timer runs
+# (--perf-control) and counts the operations meanwhile.  Sends
+# LABEL.bench.json (its results: not a timed row, perf's overhead is in
+# them), LABEL.ops and LABEL.perf.data; the host symbolises against the
+# kernel's own vmlinux.  A step of its own, never inside a timed one.
+profile() {
+	local label=$1 d=/tmp/profile.$1 rc t0 t1
+	shift
+	if [ ! -x /bin/perf ] || [ ! -x /bin/nsbench-bench ]; then
+		msg "STEP $label skipped:no-perf"
+		return 0
+	fi
+	# kernel addresses for perf, as root: no restriction
+	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+	rm -rf "$d"
+	mkdir -p "$d"
+	mkfifo "$d/ctl" "$d/ack"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	# shellcheck disable=SC2046,SC2086
+	perf record -q -B -N -e cpu-clock -c "${PROFILE_PERIOD:-10007}" -D -1 \
+		--control="fifo:$d/ctl,$d/ack" -o "$d/perf.data" -- \
+		/bin/nsbench-bench $(ctx_flags) --label="$label" \
+		--out="$d/bench.json" --perf-control="$d" \
+		--benchmark_filter="$1" ${PROFILE_ARGS:-} \
+		>/tmp/$label.log 2>&1
+	rc=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	tail -n 5 /tmp/$label.log
+	if [ "$rc" = 0 ] && [ -s "$d/perf.data" ] && [ -s "$d/ops" ]; then
+		send "$label.bench.json" "$d/bench.json"
+		send "$label.ops" "$d/ops"
+		send_bin "$label.perf.data" "$d/perf.data"
+	fi
+	msg "PROBE profile.$label period=${PROFILE_PERIOD:-10007} seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
+	rm -rf "$d"
+	msg "STEP $label $rc"
 }
 
 # cost SWITCH LABEL FILTER...: the in-boot A/B of one userns_checks

@@ -249,22 +249,57 @@ done_line=$(tr -d '\r' <"$raw" | sed -n 's/^@@NSB DONE/&/p' | tail -n 1)
 
 qemu_version=$("$qemu" --version 2>/dev/null | sed -n 1p) || qemu_version=unknown
 
+# decode_binaries: each "@@NSB BIN name bytes sha256" frame's base64 ->
+# name, written only whole: its size and checksum as the guest sent them,
+# else the boot fails naming the file (a guest that died mid-file, a
+# lost line).
+decode_binaries() {
+	local b64 name bytes sha got
+	for b64 in "$out"/*.b64; do
+		[ -f "$b64" ] || continue
+		name=${b64%.b64}
+		read -r bytes sha <"$name.frame" ||
+			fail "binary file $(basename "$name"): no frame header"
+		base64 -d <"$b64" >"$name.tmp" 2>/dev/null ||
+			fail "binary file $(basename "$name") from the guest is not base64 (truncated?)"
+		got=$(wc -c <"$name.tmp")
+		[ "$got" = "$bytes" ] ||
+			fail "binary file $(basename "$name") truncated: $got of $bytes bytes"
+		[ "$(sha256sum <"$name.tmp" | cut -d' ' -f1)" = "$sha" ] ||
+			fail "binary file $(basename "$name"): sha256 differs from the guest's"
+		mv "$name.tmp" "$name"
+		rm -f "$b64" "$name.frame"
+	done
+}
+
 # split_results: results.raw -> one file per "@@NSB FILE", probes, steps;
 # the results files get the host's values (jq: any value stays data).
 split_results() {
 	local j aslr tmp
 	tr -d '\r' <"$raw" | awk -v dir="$out" '
-		/^@@NSB FILE / {
-			if ($3 !~ /^[A-Za-z0-9._-]+$/ || $3 ~ /^\./) {
-				print "bad results file name: " $3 > "/dev/stderr"
+		function name_ok(n) {
+			if (n ~ /^[A-Za-z0-9._-]+$/ && n !~ /^\./)
+				return 1
+			print "bad results file name: " n > "/dev/stderr"
+			exit 1
+		}
+		/^@@NSB FILE / { name_ok($3); f = dir "/" $3; printf "" > f; next }
+		/^@@NSB BIN / {
+			name_ok($3)
+			if ($4 !~ /^[0-9]+$/ || $5 !~ /^[0-9a-f]+$/ ||
+			    length($5) != 64) {
+				print "bad binary frame: " $0 > "/dev/stderr"
 				exit 1
 			}
-			f = dir "/" $3; printf "" > f; next }
+			print $4, $5 > (dir "/" $3 ".frame")
+			close(dir "/" $3 ".frame")
+			f = dir "/" $3 ".b64"; printf "" > f; next }
 		/^@@NSB EOF / { close(f); f = ""; next }
 		/^@@NSB PROBE / { sub(/^@@NSB PROBE /, ""); print > (dir "/probes.txt"); next }
 		/^@@NSB STEP / { sub(/^@@NSB STEP /, ""); print > (dir "/steps.txt"); next }
 		f != "" && NF { print >> f }
 	' || fail "cannot split the guest's output (results.raw)"
+	decode_binaries
 	aslr=$(tr -d '\r' <"$raw" |
 		sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | sed -n 1p)
 	for j in "$out"/*.json; do
