@@ -21,6 +21,7 @@
 #include "src/costs.h"
 #include "src/gnuplot.h"
 #include "src/nsbench.h"
+#include "src/profile.h"
 
 #define AB_ROWS		30	/* rows of one A/B chart: ~800 px high */
 #define DEPTH_GROUPS	4	/* variants of one depth chart: 8 lines */
@@ -747,6 +748,8 @@ static void plot_usage(FILE *f)
 		"       nsbench plot [options] --trend=FILE\n"
 		"       nsbench plot --costs=FILE [--out-dir=DIR] "
 		"[--stem=NAME] [--templates=DIR]\n"
+		"       nsbench plot --profile=FILE [--out-dir=DIR] "
+		"[--stem=NAME] [--templates=DIR]\n"
 		"\n"
 		"Render plots with gnuplot from the templates plots/*.gp, "
 		"one chart per\nbenchmark family (sys/exec, "
@@ -767,6 +770,10 @@ static void plot_usage(FILE *f)
 		"  <stem>-costs           with --costs: the check costs of "
 		"`nsbench report\n"
 		"                         --json` (on - off, same boot)\n"
+		"  <stem>-profile-<name>  with --profile: per benchmark of "
+		"`nsbench profile\n"
+		"                         --json`, each symbol's shift per "
+		"op (95%% CI)\n"
 		"(<family> with '/' as '_': sys_exec)\n"
 		"\n"
 		"  --out-dir=DIR     where plots go (default plots)\n"
@@ -875,10 +882,14 @@ bad:
 	return 2;
 }
 
-/* plot --costs=FILE [--out-dir=DIR] [--stem=NAME] [--templates=DIR] */
+/*
+ * plot --costs=FILE (or --profile=FILE) [--out-dir=DIR] [--stem=NAME]
+ * [--templates=DIR]
+ */
 static int plot_costs(int argc, char **argv, const char *json,
-		      struct plot_opts *o)
+		      struct plot_opts *o, bool profile)
 {
+	const char *opt = profile ? "--profile=" : "--costs=";
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -888,15 +899,17 @@ static int plot_costs(int argc, char **argv, const char *json,
 			o->stem = argv[i] + 7;
 		else if (!strncmp(argv[i], "--templates=", 12))
 			o->templates = argv[i] + 12;
-		else if (strncmp(argv[i], "--costs=", 8)) {
-			fprintf(stderr, WHO " --costs: unknown argument "
-				"'%s'\n", argv[i]);
+		else if (strncmp(argv[i], opt, strlen(opt))) {
+			fprintf(stderr, WHO " %.*s: unknown argument '%s'\n",
+				(int)strlen(opt) - 1, opt, argv[i]);
 			return 2;
 		}
 	}
 	o->templates = nsb_gp_templates(o->templates, WHO);
 	if (!o->templates)
 		return 2;
+	if (profile)
+		return nsb_prof_plot(json, o->out_dir, o->stem, o->templates);
 	return nsb_costs_plot(json, o->out_dir, o->stem, o->templates);
 }
 
@@ -965,7 +978,9 @@ int cmd_plot(int argc, char **argv)
 	/* --costs=FILE: the check costs of `nsbench report --json` */
 	for (ret = 1; ret < argc; ret++)
 		if (!strncmp(argv[ret], "--costs=", 8))
-			return plot_costs(argc, argv, argv[ret] + 8, &o);
+			return plot_costs(argc, argv, argv[ret] + 8, &o, false);
+		else if (!strncmp(argv[ret], "--profile=", 10))
+			return plot_costs(argc, argv, argv[ret] + 10, &o, true);
 	o.trend = find_trend(argc, argv);
 	if (o.trend) {
 		ret = trend_opts(&o, argc, argv);

@@ -146,4 +146,11 @@ void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p);
 
+/*
+ * nsbench plot --profile=FILE (profplot.c): per benchmark of `nsbench
+ * profile --json`, OUT_DIR/STEM-profile-<name>.{svg,png}.  0, or 2.
+ */
+int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
+		  const char *templates);
+
 #endif /* NSB_PROFILE_H */

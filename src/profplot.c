@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profplot.c — `nsbench plot --profile=FILE`: per benchmark of `nsbench
+ * profile --json`, the symbols' shifts per op with their CIs as a bar
+ * chart (plots/profile.gp).  Symbol names are data from perf: each goes
+ * to gnuplot as a cleaned, quoted field of the data file (nsb_gp_field),
+ * never as code.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/gnuplot.h"
+#include "src/nsbench.h"
+#include "src/profile.h"
+
+#define WHO "nsbench plot"
+#define LABEL_MAX 60	/* bytes of a symbol on the axis */
+
+static double num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static void data_row(FILE *f, int i, json_t *row, const char *label)
+{
+	json_t *sh = json_object_get(row, "shift");
+
+	fprintf(f, "%d %.6g %.6g %.6g %d ", i, num(sh, "est"), num(sh, "lo"),
+		num(sh, "hi"), json_is_true(json_object_get(row,
+							      "significant")));
+	nsb_gp_field(f, label, LABEL_MAX);
+	fputc('\n', f);
+}
+
+/* The symbols, then the total; returns the rows written. */
+static int write_data(FILE *f, json_t *b)
+{
+	json_t *syms = json_object_get(b, "symbols"), *s;
+	const char *dso;
+	char label[512];
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(syms, i, s) {
+		dso = nsb_json_str(s, "dso") ?: "";
+		if (json_is_true(json_object_get(s, "kernel")) &&
+		    !strcmp(dso, "[kernel.kallsyms]"))
+			snprintf(label, sizeof(label), "%s",
+				 nsb_json_str(s, "symbol") ?: "?");
+		else
+			snprintf(label, sizeof(label), "%s (%s)",
+				 nsb_json_str(s, "symbol") ?: "?", dso);
+		data_row(f, ++n, s, label);
+	}
+	data_row(f, ++n, json_object_get(b, "total"), "total (all samples)");
+	return n;
+}
+
+static int render(const char *tmp, const char *out, const char *fmt,
+		  const char *data, const char *templates, int nrows,
+		  const char *title, const char *unit)
+{
+	struct nsb_gp_args a = {
+		.kind = "profile", .outfile = out, .datafile = data,
+		.title = title, .unit = unit,
+	};
+	char *vars = NULL, name[32];
+	int ret = -1;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
+	f = nsb_gp_create(tmp, name, &vars);
+	if (!f)
+		return -1;
+	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
+		fmt, 140 + 24 * nrows, nrows);
+	if (!fclose(f)) {
+		a.vars = vars;
+		ret = nsb_gp_run(templates, &a, WHO, NULL);
+	}
+	unlink(vars);
+	free(vars);
+	return ret;
+}
+
+/* One benchmark: <stem>-profile-<name>.{svg,png}. */
+static int plot_one(const char *tmp, json_t *b, int k, const char *out_dir,
+		    const char *stem, const char *templates)
+{
+	static const char *const fmts[] = { "svg", "png" };
+	const char *name = nsb_json_str(b, "benchmark") ?: "?";
+	char *data = NULL, dname[32], part[128], title[300], *out;
+	int i, n, ret = -1;
+	FILE *f;
+
+	snprintf(dname, sizeof(dname), "profile-%d.dat", k);
+	f = nsb_gp_create(tmp, dname, &data);
+	if (!f)
+		return -1;
+	n = write_data(f, b);
+	if (fclose(f))
+		goto out;
+	snprintf(title, sizeof(title), "Where the instructions go: %s "
+		 "(patched - base, %lld rounds)", name,
+		 (long long)json_integer_value(json_object_get(b, "rounds")));
+	nsb_gp_clean(title);
+	nsb_gp_file_part(part, sizeof(part), name);
+	for (i = 0; i < 2; i++) {
+		if (asprintf(&out, "%s/%s-profile-%s.%s", out_dir, stem, part,
+			     fmts[i]) < 0)
+			goto out;
+		ret = render(tmp, out, fmts[i], data, templates, n, title,
+			     nsb_json_str(b, "unit") ?: "insn");
+		if (!ret)
+			printf("%s\n", out);
+		free(out);
+		if (ret)
+			goto out;
+	}
+out:
+	free(data);
+	return ret;
+}
+
+int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
+		  const char *templates)
+{
+	json_t *root = nsb_json_load(json), *arr, *b;
+	char tmp[PATH_MAX] = "";
+	size_t i;
+	int ret = 2;
+
+	if (!root)
+		return 2;
+	arr = json_object_get(root, "benchmarks");
+	if (!json_is_integer(json_object_get(root, "nsbench_profile_compare"))
+	    || !json_is_array(arr) || !json_array_size(arr)) {
+		fprintf(stderr, WHO ": %s: no 'benchmarks' (want the output "
+			"of nsbench profile --json)\n", json);
+		goto out;
+	}
+	if (mkdir(out_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, WHO ": %s: %s\n", out_dir, strerror(errno));
+		goto out;
+	}
+	if (nsb_gp_mktmp(tmp, sizeof(tmp), "profplot")) {
+		perror(WHO ": private directory");
+		goto out;
+	}
+	json_array_foreach(arr, i, b)
+		if (plot_one(tmp, b, (int)i, out_dir, stem, templates))
+			goto out;
+	ret = 0;
+out:
+	if (*tmp)
+		nsb_gp_rmtmp(tmp);
+	json_decref(root);
+	return ret;
+}
