@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profile.c — `nsbench profile-import`: one boot's perf profile of a
- * benchmark's timed region as a profile JSON (profile.h says what the
- * numbers mean).
+ * profile.c — where a benchmark's instructions go (profile.h says what
+ * the numbers mean):
  *
- * Input, per profile step of a guest boot: the `perf report --stdio -q
- * -t '\t' --sort dso,sym -F sample,dso,sym` table (samples, dso and
- * "[k] symbol" per line, padded with blanks), the results JSON of the
- * benchmark's run (its name and context), the number of operations run
- * while sampling was on and perf's period.  Input is data: a symbol is
- * kept byte for byte, and anything the table should not hold is refused
- * naming file and line, before anything is written.
+ *  - `nsbench profile-import`: one boot's perf profile of a benchmark's
+ *    timed region as a profile JSON.  Input, per profile step of a guest
+ *    boot: the `perf report --stdio -q -t '\t' --sort dso,sym -F
+ *    sample,dso,sym` table (samples, dso and "[k] symbol" per line,
+ *    padded with blanks), the results JSON of the benchmark's run (its
+ *    name and context), the number of operations run while sampling was
+ *    on and perf's period.  Input is data: a symbol is kept byte for
+ *    byte, and anything the table should not hold is refused naming file
+ *    and line, before anything is written.
+ *  - loading profiles and pooling base against patched by round;
+ *  - `nsbench profile BASE... -- PATCHED...`: the per-symbol tables;
+ *  - the "where it goes" blocks of `nsbench report` (abtable.c).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -39,7 +39,8 @@ p=$tmp/stat.profile.json
 imp "$p" 2>"$tmp/err"
 ok $? "profile-import: the fixture imports"
 [ "$(jq -r '[.nsbench_profile, .label, .benchmark, .event, .period, .ops,
-	.samples] | @tsv' "$p")" = "$(printf '1\tstat\tsys/stat/init/depth:0/path:64\tcpu-clock\t10007\t250000\t2440')" ]
+	.samples] | @tsv' "$p")" = "$(printf '1\tstat\t%s\tcpu-clock\t%s' \
+	sys/stat/init/depth:0/path:64 $'10007\t250000\t2440')" ]
 ok $? "profile-import: header (label from the file name, ops from the file)"
 [ "$(jq -r '.context.nsbench_round + "/" + .context.nsbench_seed + "/" +
 	.context.nsbench_side' "$p")" = "3/1003/B" ]
@@ -196,9 +197,10 @@ rep >"$tmp/rep.out" 2>"$tmp/rep.err"
 ok $? "report --profile-base/--profile-patched exits 0"
 grep -A2 '^  init/d0/path:64 .* slower$' "$tmp/rep.out" | sed -n 2,3p \
 	>"$tmp/block"
-grep -q '^    where it goes (perf cpu-clock, 1 sample per 10007 insn, 6 rounds):$' \
-	"$tmp/block" && grep -q '^      begin_new_exec  *+39[0-9][0-9] \[' \
-	"$tmp/block"
+head='    where it goes (perf cpu-clock, 1 sample per 10007 insn,'
+head="$head 6 rounds):"
+grep -qx "$head" "$tmp/block" &&
+	grep -q '^      begin_new_exec  *+39[0-9][0-9] \[' "$tmp/block"
 ok $? "report: the slower row's block, begin_new_exec first"
 grep -q '^      rest (31 symbols) ' "$tmp/rep.out" &&
 	grep -q '^      profile total +40[0-9][0-9] \[.*\]; measured +41[0-9][0-9]:$' \
