@@ -1291,6 +1291,22 @@ static void where_tail(FILE *f, bool md, const struct nsb_prof_cmp *c,
 			tot + strspn(tot, " "), ms, un, pct);
 }
 
+/*
+ * Why no symbol is listed: none is significant, or the rounds are too
+ * few for the sign test's 95 % CI to exist at all (fewer than 6).
+ */
+static void none_line(FILE *f, const struct nsb_prof_cmp *c,
+		      const char *pre, const char *post)
+{
+	if (c->total.shift.level < 1 - NSB_ALPHA - 1e-9)
+		fprintf(f, "%sno symbol can be significant: %zu rounds give a "
+			"%.0f %% CI only%s\n", pre, c->rounds,
+			100 * c->total.shift.level, post);
+	else
+		fprintf(f, "%sno symbol with a significant change%s\n", pre,
+			post);
+}
+
 void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 		    const char *row, bool md)
 {
@@ -1306,10 +1322,8 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 			unit_of(c));
 	else
 		fprintf(f, "    where it goes (%s):\n", src);
-	if (!n && !md)
-		nsb_wrap(f, "      ", "no symbol with a significant change");
-	if (!n && md)
-		fprintf(f, "| no symbol with a significant change | |\n");
+	if (!n)
+		none_line(f, c, md ? "| " : "      ", md ? " | |" : "");
 	for (i = 0; i < n; i++) {
 		nsb_prof_sym_label(label, sizeof(label), top[i]);
 		if (md)
@@ -1417,13 +1431,13 @@ static void print_cmp(FILE *f, const struct nsb_prof_cmp *c, size_t top)
 		table_row(f, &c->sym[i], label);
 	}
 	table_row(f, &c->total, "total (all samples)");
-	if (!c->nsig)
-		snprintf(line, sizeof(line), "no symbol with a significant "
-			 "change (%zu symbols)", c->nsym);
-	else
+	if (!c->nsig) {
+		none_line(f, c, "  ", "");
+	} else {
 		snprintf(line, sizeof(line), "* significant (CI excludes 0): "
 			 "%zu of %zu symbols", c->nsig, c->nsym);
-	nsb_wrap(f, "  ", line);
+		nsb_wrap(f, "  ", line);
+	}
 	if (c->dropped)
 		fprintf(f, "  (%zu profile(s) without a partner round left "
 			"out)\n", c->dropped);
