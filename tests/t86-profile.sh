@@ -191,6 +191,29 @@ jq '.symbols[0].samples += 1' "$ab/B/profile/r02-stat.profile.json" \
 	"$tmp/sum.err"
 ok $? "profile: a profile whose symbols do not sum up is refused"
 
+# broken input: a profile cut every 211 bytes is refused naming it (exit 2,
+# never a crash); a table cut every 29 bytes imports or is refused (0, 2)
+src=$ab/B/profile/r02-stat.profile.json
+size=$(wc -c <"$src")
+bad_cut=
+for ((cut = 0; cut < size; cut += 211)); do
+	head -c $cut "$src" >"$tmp/cut.profile.json"
+	"$nsb" profile "$ab/A/profile" -- "$tmp/cut.profile.json" \
+		>/dev/null 2>"$tmp/cut.err"
+	rc=$?
+	[ $rc = 2 ] && grep -q cut.profile.json "$tmp/cut.err" ||
+		bad_cut="$bad_cut $cut:$rc"
+done
+tsize=$(wc -c <"$fix/stat.symbols.tsv")
+for ((cut = 0; cut < tsize; cut += 29)); do
+	head -c $cut "$fix/stat.symbols.tsv" >"$tmp/cut.tsv"
+	imp "$tmp/cut.json" --symbols="$tmp/cut.tsv" 2>/dev/null
+	rc=$?
+	case $rc in 0 | 2) ;; *) bad_cut="$bad_cut tsv$cut:$rc" ;; esac
+done
+[ -z "$bad_cut" ]
+ok $? "profile, profile-import: cut input refused cleanly (${bad_cut:-all})"
+
 # --- report -------------------------------------------------------------------
 
 rep() {
