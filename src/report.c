@@ -575,11 +575,11 @@ static void report_usage(FILE *f)
 		"                    the check functions and the largest "
 		"changes\n"
 		"  --profile-base=DIR --profile-patched=DIR\n"
-		"                    profiles of each side (nsbench "
-		"profile-import's\n"
-		"                    *.profile.json; files or directories): "
-		"under each\n"
-		"                    slower or faster row, where its "
+		"                    each side's profiles (a directory of "
+		"nsbench\n"
+		"                    profile-import's *.profile.json, or one "
+		"file): under\n"
+		"                    each slower or faster row, where its "
 		"instructions go\n"
 		"%s", nsb_compare_opts_help);
 }
