@@ -330,14 +330,13 @@ struct import_opts {
 
 static void import_usage(FILE *f)
 {
-	fprintf(f, "usage: nsbench profile-import --symbols=TSV "
-		"--bench=BENCH.json\n"
-		"         --ops=N|--ops-file=FILE --period=P [options] "
-		"--out=FILE\n"
+	fprintf(f, "usage: nsbench profile-import [options] --symbols=TSV "
+		"--bench=FILE --out=FILE\n"
 		"\n"
 		"One boot's perf profile of a benchmark's timed region as a "
 		"profile JSON\n(the input of 'nsbench profile' and of report's "
-		"--profile-base/-patched).\n\n"
+		"--profile-base/-patched).\n--period and one of --ops, "
+		"--ops-file are required too.\n\n"
 		"  --symbols=TSV     perf report --stdio -q -t $'\\t' --sort "
 		"dso,sym\n"
 		"                    -F sample,dso,sym: samples, dso, "
