@@ -1291,15 +1291,16 @@ static void where_tail(FILE *f, bool md, const struct nsb_prof_cmp *c,
 }
 
 /*
- * Why no symbol is listed: none is significant, or the rounds are too
- * few for the sign test's 95 % CI to exist at all (fewer than 6).
+ * No symbol listed: always the same sentence (scripts grep for it), and
+ * why when the rounds are too few for the sign test's 95 % CI to exist
+ * at all (fewer than 6): then none could have been significant.
  */
 static void none_line(FILE *f, const struct nsb_prof_cmp *c,
 		      const char *pre, const char *post)
 {
 	if (c->total.shift.level < 1 - NSB_ALPHA - 1e-9)
-		fprintf(f, "%sno symbol can be significant: %zu rounds give a "
-			"%.0f %% CI only%s\n", pre, c->rounds,
+		fprintf(f, "%sno symbol with a significant change (%zu rounds "
+			"give a %.0f %% CI only)%s\n", pre, c->rounds,
 			100 * c->total.shift.level, post);
 	else
 		fprintf(f, "%sno symbol with a significant change%s\n", pre,
