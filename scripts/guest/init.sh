@@ -194,17 +194,19 @@ check() {
 }
 
 # profile LABEL FILTER [FLAGS...]: where the instructions go.  The one
-# benchmark FILTER selects runs under perf record with the cpu-clock
-# event every PROFILE_PERIOD virtual ns (default 10007; the kernel's
-# floor for an hrtimer event is 10000): under -icount shift=0 that is a
-# sample every PROFILE_PERIOD guest instructions, kernel included.
+# benchmark FILTER selects runs under perf record, system-wide, with the
+# cpu-clock event every PROFILE_PERIOD virtual ns (default 10007; the
+# kernel's floor for an hrtimer event is 10000): under -icount shift=0
+# that is a sample every PROFILE_PERIOD guest instructions, kernel
+# included.  System-wide, not per task: a per-task clock starts at each
+# fork, so every exec'd child would be sampled at the same instructions.
 # nsbench-bench switches sampling on only while its timer runs
 # (--perf-control) and counts the operations meanwhile.  Sends
 # LABEL.bench.json (its results: not a timed row, perf's overhead is in
 # them), LABEL.ops and LABEL.perf.data; the host symbolises against the
 # kernel's own vmlinux.  A step of its own, never inside a timed one.
 profile() {
-	local label=$1 d=/tmp/profile.$1 rc t0 t1
+	local label=$1 d=/tmp/profile.$1 rc t0 t1 p=${PROFILE_PERIOD:-10007}
 	shift
 	if [ ! -x /bin/perf ] || [ ! -x /bin/nsbench-bench ]; then
 		msg "STEP $label skipped:no-perf"
@@ -212,12 +214,13 @@ profile() {
 	fi
 	# kernel addresses for perf, as root: no restriction
 	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+	[ -n "${NSB_SPIN:-}" ] || sampling_stretch "$p"
 	rm -rf "$d"
 	mkdir -p "$d"
 	mkfifo "$d/ctl" "$d/ack"
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	# shellcheck disable=SC2046,SC2086
-	perf record -q -B -N -e cpu-clock -c "${PROFILE_PERIOD:-10007}" -D -1 \
+	perf record -q -B -N -a -e cpu-clock -c "$p" -D -1 \
 		--control="fifo:$d/ctl,$d/ack" -o "$d/perf.data" -- \
 		/bin/nsbench-bench $(ctx_flags) --label="$label" \
 		--out="$d/bench.json" --perf-control="$d" \
@@ -231,9 +234,23 @@ profile() {
 		send "$label.ops" "$d/ops"
 		send_bin "$label.perf.data" "$d/perf.data"
 	fi
-	msg "PROBE profile.$label period=${PROFILE_PERIOD:-10007} seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
+	msg "PROBE profile.$label period=$p $NSB_SPIN seconds=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')"
 	rm -rf "$d"
 	msg "STEP $label $rc"
+}
+
+# sampling_stretch PERIOD: NSB_SPIN="spin_insn=N spin_ns=T", a loop of N
+# instructions timed while perf samples as profile() does.  Each sample's
+# interrupt takes part of the next period, so a sample stands for
+# PERIOD x N / T instructions of the workload, not PERIOD: the host
+# divides by this (measured once per boot, the same kernel and perf).
+sampling_stretch() {
+	local out
+	out=$(perf record -q -B -N -a -e cpu-clock -c "$1" -o /tmp/spin.data -- \
+		nsb-guest spin 10000000 2>/dev/null)
+	rm -f /tmp/spin.data
+	NSB_SPIN=$(echo "$out" | awk '$1 == "insn" && $3 == "ns" { print "spin_insn=" $2 " spin_ns=" $4 }')
+	NSB_SPIN=${NSB_SPIN:-spin=failed}
 }
 
 # cost SWITCH LABEL FILTER...: the in-boot A/B of one userns_checks

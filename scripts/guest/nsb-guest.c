@@ -13,6 +13,11 @@
  *       CLOCK_MONOTONIC and print a results JSON (Google Benchmark
  *       schema, one iteration entry per repetition) on stdout.  Every
  *       NSB_CTX_<key>=<value> in the environment becomes a context entry.
+ *   nsb-guest spin N
+ *       run a loop of exactly 2N + 2 instructions and print
+ *       "insn <count> ns <CLOCK_MONOTONIC ns it took>": under icount, with
+ *       a profiler sampling, ns / insn is how much the sampling itself
+ *       stretches time (the profile step's correction, init.sh).
  *
  * It lets the pipeline test itself before, and independently of, the
  * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
@@ -165,6 +170,24 @@ static int runas(const char *uid_str, char **argv)
 	return 127;
 }
 
+/* 2n + 2 instructions: mov, then n times dec + jnz. */
+static int spin(long n)
+{
+	struct timespec a, b;
+	long c = n;
+
+	if (n < 1)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	__asm__ volatile("mov %0, %%rcx\n1: dec %%rcx\njnz 1b"
+			 : : "r"(c) : "rcx", "cc");
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("insn %ld ns %lld\n", 2 * n + 2,
+	       (long long)(b.tv_sec - a.tv_sec) * 1000000000LL +
+	       (b.tv_nsec - a.tv_nsec));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (getenv("NSB_GUEST_SELF"))
@@ -183,9 +206,11 @@ int main(int argc, char **argv)
 		return runas(argv[2], argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "forkexec"))
 		return forkexec(atoi(argv[2]), atol(argv[3]), argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "spin"))
+		return spin(atol(argv[2]));
 	fprintf(stderr,
 		"usage: nsb-guest true | euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
-		"       forkexec REPS ITERS LABEL\n");
+		"       forkexec REPS ITERS LABEL | spin N\n");
 	return 2;
 }
