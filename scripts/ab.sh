@@ -649,8 +649,12 @@ elif ls "$out"/A/*.json >/dev/null 2>&1; then
 			--profile-patched="$out/B/profile" --out="$out/report.txt" \
 			"$out"/A/*.json -- "$out"/B/*.json ||
 			die "nsbench report failed"
+		# exit 2: no benchmark profiled in 2 rounds on both sides
+		rc=0
 		"$nsb" profile "$out/A/profile" -- "$out/B/profile" \
-			>"$out/profile.txt" || die "nsbench profile failed"
+			>"$out/profile.txt" 2>"$out/profile.err" || rc=$?
+		[ "$rc" = 0 ] || [ "$rounds" -lt 2 ] ||
+			die "nsbench profile failed: $(cat "$out/profile.err")"
 		progress "report" "$out/report.txt, per symbol: $out/profile.txt"
 	fi
 fi

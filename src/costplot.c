@@ -82,23 +82,9 @@ static int render(const char *dir, const char *out, const char *fmt,
 		.kind = "costs", .outfile = out, .datafile = data,
 		.title = title, .unit = icount ? "instructions" : "ns",
 	};
-	char *vars = NULL, name[32];
-	int ret = -1;
-	FILE *f;
 
-	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
-	f = nsb_gp_create(dir, name, &vars);
-	if (!f)
-		return -1;
-	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
-		fmt, 120 + 24 * nrows, nrows);
-	if (!fclose(f)) {
-		a.vars = vars;
-		ret = nsb_gp_run(templates, &a, WHO, NULL);
-	}
-	unlink(vars);
-	free(vars);
-	return ret;
+	return nsb_gp_run_rows(dir, templates, &a, fmt, 120 + 24 * nrows, nrows,
+			       WHO);
 }
 
 /* Part p of np, per rows each: rows p * per.. in svg and png. */

@@ -303,3 +303,26 @@ out:
 	free(unit);
 	return ret;
 }
+
+int nsb_gp_run_rows(const char *dir, const char *templates,
+		    struct nsb_gp_args *a, const char *fmt, int height,
+		    int nrows, const char *who)
+{
+	char *vars = NULL, name[32];
+	int ret = -1;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
+	f = nsb_gp_create(dir, name, &vars);
+	if (!f)
+		return -1;
+	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
+		fmt, height, nrows);
+	if (!fclose(f)) {
+		a->vars = vars;
+		ret = nsb_gp_run(templates, a, who, NULL);
+	}
+	unlink(vars);
+	free(vars);
+	return ret;
+}

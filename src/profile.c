@@ -567,36 +567,6 @@ bool nsb_prof_set_has(const struct nsb_prof_set *s, const char *benchmark)
 	return false;
 }
 
-/* The round key of the results loaders (samples.c): "round/seed". */
-static char *round_key(json_t *ctx)
-{
-	const char *round = nsb_json_str(ctx, "nsbench_round");
-	const char *seed = nsb_json_str(ctx, "nsbench_seed");
-	char *key;
-
-	if (!round)
-		return NULL;
-	if (asprintf(&key, "%s/%s", round, seed ? seed : "-") < 0)
-		return NULL;
-	return key;
-}
-
-/* As the results loader names JSON types in its messages (samples.c). */
-static const char *type_name(const json_t *j)
-{
-	if (!j)
-		return "nothing";
-	switch (json_typeof(j)) {
-	case JSON_OBJECT:	return "an object";
-	case JSON_ARRAY:	return "an array";
-	case JSON_STRING:	return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:	return "a boolean";
-	default:		return "null";
-	}
-}
 
 /* A number > 0 (period, ops) or an integer >= 0 (samples) at obj[key]. */
 static int get_num(const char *path, const char *where, json_t *obj,
@@ -606,7 +576,7 @@ static int get_num(const char *path, const char *where, json_t *obj,
 
 	if (count ? !json_is_integer(j) : !json_is_number(j))
 		return bad_at(path, 0, "%s%s: expected %s, got %s", where, key,
-			      count ? "an integer" : "a number", type_name(j));
+			      count ? "an integer" : "a number", nsb_json_type_name(j));
 	*v = json_number_value(j);
 	if (count ? *v < 0 || *v > (double)MAX_SAMPLES : !(*v > 0) ||
 	    *v > 1e18)
@@ -622,7 +592,7 @@ static int get_str(const char *path, const char *where, json_t *obj,
 
 	if (!json_is_string(j))
 		return bad_at(path, 0, "%s%s: expected a string, got %s",
-			      where, key, type_name(j));
+			      where, key, nsb_json_type_name(j));
 	*s = json_string_value(j);
 	return 0;
 }
@@ -690,7 +660,7 @@ static int load_profile(const char *path, struct nsb_profile *p)
 	unit = nsb_json_str(ctx, "nsbench_time_unit_meaning");
 	p->icount = unit ? !strcmp(unit, "virtual ns = guest instructions") :
 		    !strcmp(nsb_json_str(ctx, "nsbench_mode") ?: "", "icount");
-	if (nsb_json_str(ctx, "nsbench_round") && !(p->round = round_key(ctx)))
+	if (nsb_json_str(ctx, "nsbench_round") && !(p->round = nsb_round_key(ctx)))
 		return bad_at(path, 0, "out of memory");
 	return 0;
 }

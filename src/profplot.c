@@ -69,23 +69,9 @@ static int render(const char *tmp, const char *out, const char *fmt,
 		.kind = "profile", .outfile = out, .datafile = data,
 		.title = title, .unit = unit,
 	};
-	char *vars = NULL, name[32];
-	int ret = -1;
-	FILE *f;
 
-	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
-	f = nsb_gp_create(tmp, name, &vars);
-	if (!f)
-		return -1;
-	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
-		fmt, 140 + 24 * nrows, nrows);
-	if (!fclose(f)) {
-		a.vars = vars;
-		ret = nsb_gp_run(templates, &a, WHO, NULL);
-	}
-	unlink(vars);
-	free(vars);
-	return ret;
+	return nsb_gp_run_rows(tmp, templates, &a, fmt, 140 + 24 * nrows, nrows,
+			       WHO);
 }
 
 /* One benchmark: <stem>-profile-<name>.{svg,png}. */

@@ -29,7 +29,7 @@ bad(const char *path, const char *fmt, ...)
 	return -1;
 }
 
-static const char *json_type_name(const json_t *j)
+const char *nsb_json_type_name(const json_t *j)
 {
 	switch (json_typeof(j)) {
 	case JSON_OBJECT:	return "an object";
@@ -190,7 +190,7 @@ static int set_unit(struct nsb_side *side, const char *path, json_t *ctx)
 	return 0;
 }
 
-static char *round_key(json_t *ctx)
+char *nsb_round_key(json_t *ctx)
 {
 	const char *round = nsb_json_str(ctx, "nsbench_round");
 	const char *seed = nsb_json_str(ctx, "nsbench_seed");
@@ -216,7 +216,7 @@ static int check_time(const char *path, const char *where, const char *what,
 
 	if (!json_is_number(val))
 		return bad(path, "%s (%s): expected a number, got %s", where,
-			   what, json_type_name(val));
+			   what, nsb_json_type_name(val));
 	v = json_number_value(val);
 	if (!(v > 0) || !isfinite(v))
 		return bad(path, "%s (%s): must be a positive finite number, "
@@ -240,7 +240,7 @@ static int check_type(const char *path, json_t *o, const char *where,
 	    (want == JSON_TRUE && json_is_boolean(v)))
 		return 0;
 	return bad(path, "%s[%zu].%s (%s): expected %s, got %s", where, i,
-		   key, what, want_name, json_type_name(v));
+		   key, what, want_name, nsb_json_type_name(v));
 }
 
 /* The entry's name and run_type, which every entry must have right. */
@@ -251,13 +251,13 @@ static int check_entry(const char *path, json_t *b, size_t i,
 
 	if (!json_is_object(b))
 		return bad(path, "benchmarks[%zu]: expected an object, got %s",
-			   i, json_type_name(b));
+			   i, nsb_json_type_name(b));
 	if (!n)
 		return bad(path, "benchmarks[%zu]: missing field 'name' "
 			   "(string)", i);
 	if (!json_is_string(n))
 		return bad(path, "benchmarks[%zu].name: expected a string, got "
-			   "%s", i, json_type_name(n));
+			   "%s", i, nsb_json_type_name(n));
 	*name = json_string_value(n);
 	if (!**name)
 		return bad(path, "benchmarks[%zu].name: empty", i);
@@ -288,7 +288,7 @@ static int entry_unit(const char *path, json_t *b, size_t i,
 			   "'time_unit' (string)", i, name);
 	if (!json_is_string(u))
 		return bad(path, "benchmarks[%zu].time_unit (%s): expected a "
-			   "string, got %s", i, name, json_type_name(u));
+			   "string, got %s", i, name, nsb_json_type_name(u));
 	*f = unit_to_ns(json_string_value(u));
 	if (!*f)
 		return bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
@@ -312,7 +312,7 @@ static int check_other_time(const char *path, json_t *b, size_t i,
 		return 0;
 	if (!json_is_number(v))
 		return bad(path, "benchmarks[%zu].%s (%s): expected a number, "
-			   "got %s", i, other, name, json_type_name(v));
+			   "got %s", i, other, name, nsb_json_type_name(v));
 	if (!(json_number_value(v) >= 0) ||
 	    !isfinite(json_number_value(v)))
 		return bad(path, "benchmarks[%zu].%s (%s): must be a finite "
@@ -377,12 +377,12 @@ static int check_context(const char *path, json_t *ctx)
 		return 0;
 	if (!json_is_object(ctx))
 		return bad(path, "field 'context': expected an object, got %s",
-			   json_type_name(ctx));
+			   nsb_json_type_name(ctx));
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = json_object_get(ctx, keys[i]);
 		if (v && !json_is_string(v))
 			return bad(path, "context.%s: expected a string, got "
-				   "%s", keys[i], json_type_name(v));
+				   "%s", keys[i], nsb_json_type_name(v));
 	}
 	return 0;
 }
@@ -398,7 +398,7 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 
 	if (!json_is_array(arr))
 		return bad(path, "field 'benchmarks': expected an array, got %s",
-			   arr ? json_type_name(arr) : "nothing");
+			   arr ? nsb_json_type_name(arr) : "nothing");
 	if (check_context(path, ctx))
 		return -1;
 	if (!json_array_size(arr))
@@ -409,7 +409,7 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 	if (complete && !strcmp(complete, "false"))
 		fprintf(stderr, "nsbench: warning: %s: incomplete run (%s)\n",
 			path, nsb_json_str(ctx, "nsbench_end_reason") ?: "?");
-	round = round_key(ctx);
+	round = nsb_round_key(ctx);
 	for (i = 0; i < json_array_size(arr) && ret >= 0; i++) {
 		ret = load_gbench_entry(side, path, json_array_get(arr, i), i,
 					round);
@@ -433,7 +433,7 @@ static int hf_seconds(const char *path, json_t *r, size_t i, const char *key,
 		return 0;
 	if (!json_is_number(v))
 		return bad(path, "results[%zu].%s (%s): expected a number, got "
-			   "%s", i, key, cmd, json_type_name(v));
+			   "%s", i, key, cmd, nsb_json_type_name(v));
 	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
 		return bad(path, "results[%zu].%s (%s): must be a finite number "
 			   ">= 0, got %g", i, key, cmd, json_number_value(v));
@@ -450,7 +450,7 @@ static int hf_times(const char *path, json_t *r, size_t i, const char *cmd)
 	if (!json_is_array(times))
 		return bad(path, "results[%zu].times (%s): expected an array of "
 			   "seconds, got %s (hyperfine >= 1.10 exports it)", i,
-			   cmd, times ? json_type_name(times) : "nothing");
+			   cmd, times ? nsb_json_type_name(times) : "nothing");
 	if (!json_array_size(times))
 		return bad(path, "results[%zu].times (%s): no runs", i, cmd);
 	json_array_foreach(times, j, t) {
@@ -471,7 +471,7 @@ static int hf_exit_codes(const char *path, json_t *r, size_t i,
 		return 0;
 	if (!json_is_array(codes))
 		return bad(path, "results[%zu].exit_codes (%s): expected an "
-			   "array, got %s", i, cmd, json_type_name(codes));
+			   "array, got %s", i, cmd, nsb_json_type_name(codes));
 	if (json_array_size(codes) != n)
 		return bad(path, "results[%zu].exit_codes (%s): %zu exit codes "
 			   "for %zu runs", i, cmd, json_array_size(codes), n);
@@ -479,7 +479,7 @@ static int hf_exit_codes(const char *path, json_t *r, size_t i,
 		if (!json_is_integer(c) && !json_is_null(c))
 			return bad(path, "results[%zu].exit_codes[%zu] (%s): "
 				   "expected an integer or null, got %s", i, j,
-				   cmd, json_type_name(c));
+				   cmd, nsb_json_type_name(c));
 	return 0;
 }
 
@@ -490,10 +490,10 @@ int nsb_hyperfine_check(const char *path, json_t *r, size_t i)
 
 	if (!json_is_object(r))
 		return bad(path, "results[%zu]: expected an object, got %s", i,
-			   json_type_name(r));
+			   nsb_json_type_name(r));
 	if (!json_is_string(cmd))
 		return bad(path, "results[%zu].command: expected a string, got "
-			   "%s", i, cmd ? json_type_name(cmd) : "nothing");
+			   "%s", i, cmd ? nsb_json_type_name(cmd) : "nothing");
 	c = json_string_value(cmd);
 	if (!*c)
 		return bad(path, "results[%zu].command: empty", i);
@@ -504,12 +504,12 @@ int nsb_hyperfine_check(const char *path, json_t *r, size_t i)
 	params = json_object_get(r, "parameters");
 	if (params && !json_is_object(params))
 		return bad(path, "results[%zu].parameters (%s): expected an "
-			   "object, got %s", i, c, json_type_name(params));
+			   "object, got %s", i, c, nsb_json_type_name(params));
 	json_object_foreach(params, key, v)
 		if (!json_is_string(v))
 			return bad(path, "results[%zu].parameters.%s (%s): "
 				   "expected a string, got %s", i, key, c,
-				   json_type_name(v));
+				   nsb_json_type_name(v));
 	return 0;
 }
 
@@ -520,7 +520,7 @@ int nsb_hyperfine_results(const char *path, json_t *root, json_t **results)
 	*results = arr;
 	if (!json_is_array(arr))
 		return bad(path, "field 'results': expected an array, got %s",
-			   arr ? json_type_name(arr) : "nothing");
+			   arr ? nsb_json_type_name(arr) : "nothing");
 	if (!json_array_size(arr))
 		return bad(path, "no results in hyperfine 'results'");
 	return 0;
@@ -613,7 +613,7 @@ int nsb_side_load(struct nsb_side *side, const char *path)
 		return -1;
 	if (!json_is_object(root)) {
 		ret = bad(path, "expected a JSON object, got %s",
-			  json_type_name(root));
+			  nsb_json_type_name(root));
 	} else if (json_object_get(root, "benchmarks")) {
 		ret = load_gbench(side, path, root);
 	} else if (json_object_get(root, "results")) {

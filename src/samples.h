@@ -63,6 +63,13 @@ struct nsb_series *nsb_side_find(const struct nsb_side *side,
 				 const char *name);
 /* After s[] was compacted or reordered: the name index again. */
 int nsb_side_reindex(struct nsb_side *side);
+/*
+ * What pairs a results file with its partner on the other side: the
+ * context's "nsbench_round/nsbench_seed" (malloc'd), NULL without a round.
+ */
+char *nsb_round_key(json_t *ctx);
+/* A JSON value's type as messages name it: "an object", "nothing". */
+const char *nsb_json_type_name(const json_t *j);
 /* A context value of the side's first file that has it, or NULL. */
 const char *nsb_side_ctx(const struct nsb_side *side, const char *key);
 
