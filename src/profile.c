@@ -769,6 +769,7 @@ struct pool {
 	double *ops[2];			/* per round */
 	double *v[2];			/* v[side][id * k + r]: per op */
 	double *tot[2];			/* per round: all samples, per op */
+	double *unit[2];		/* per round: per op value of a sample */
 };
 
 static int cmp_sref(const void *pa, const void *pb)
@@ -908,7 +909,8 @@ static int round_totals(struct pool *pl, size_t *dropped)
 	for (k = 0; k < 2; k++) {
 		pl->ops[k] = calloc(pl->k + 1, sizeof(double));
 		pl->tot[k] = calloc(pl->k + 1, sizeof(double));
-		if (!pl->ops[k] || !pl->tot[k])
+		pl->unit[k] = calloc(pl->k + 1, sizeof(double));
+		if (!pl->ops[k] || !pl->tot[k] || !pl->unit[k])
 			return -1;
 		for (i = 0; i < pl->np[k]; i++) {
 			const struct nsb_profile *p = pl->p[k][i];
@@ -921,9 +923,13 @@ static int round_totals(struct pool *pl, size_t *dropped)
 			/* several profiles of a round: their sums, pooled */
 			pl->ops[k][r] += p->ops;
 			pl->tot[k][r] += p->samples * p->period;
+			pl->unit[k][r] += p->samples;
 		}
-		for (r = 0; r < pl->k; r++)
+		for (r = 0; r < pl->k; r++) {
 			pl->tot[k][r] /= pl->ops[k][r];
+			pl->unit[k][r] = pl->unit[k][r] > 0 ?
+				pl->tot[k][r] / pl->unit[k][r] : 0;
+		}
 	}
 	return 0;
 }
@@ -1015,6 +1021,35 @@ static int cmp_row(const void *pa, const void *pb)
 	return c ? c : strcmp(a->dso, b->dso);
 }
 
+/*
+ * Counting noise: a per-op value v of a round stands on v / u samples
+ * (u = the per-op value of one sample), so Poisson gives it a variance
+ * of v * u, and a difference the sum of both sides'.  The median of k
+ * such differences has a standard error of about 1.2533 sd / sqrt(k).
+ * With hundreds of symbols each tested, a CI that excludes 0 is not
+ * enough (about 3 % of them would, by chance): a shift must also exceed
+ * NSB_PROF_FLOOR_Z standard errors of noise, which by chance one symbol
+ * in ~16,000 does.
+ */
+static double noise_floor(const struct pool *pl, const double *a,
+			  const double *b)
+{
+	double var = 0;
+	size_t r;
+
+	for (r = 0; r < pl->k; r++)
+		var += a[r] * pl->unit[0][r] + b[r] * pl->unit[1][r];
+	return NSB_PROF_FLOOR_Z * 1.2533 * sqrt(var / pl->k / pl->k);
+}
+
+static void apply_floor(struct nsb_prof_row *row, const struct pool *pl,
+			const double *a, const double *b)
+{
+	row->floor = noise_floor(pl, a, b);
+	row->significant = row->significant &&
+			   fabs(row->shift.est) > row->floor;
+}
+
 static int compute_rows(struct pool *pl, struct nsb_prof_cmp *c)
 {
 	size_t i, k = pl->k;
@@ -1029,10 +1064,12 @@ static int compute_rows(struct pool *pl, struct nsb_prof_cmp *c)
 	for (i = 0; i < c->nsym; i++) {
 		row_stats(&c->sym[i], pl->v[0] + i * k, pl->v[1] + i * k,
 			  c->d + i * k, k, buf);
+		apply_floor(&c->sym[i], pl, pl->v[0] + i * k, pl->v[1] + i * k);
 		c->nsig += c->sym[i].significant;
 	}
 	c->total = (struct nsb_prof_row){ .symbol = "total", .dso = "" };
 	row_stats(&c->total, pl->tot[0], pl->tot[1], c->dtotal, k, buf);
+	apply_floor(&c->total, pl, pl->tot[0], pl->tot[1]);
 	qsort(c->sym, c->nsym, sizeof(*c->sym), cmp_row);
 	free(buf);
 	return 0;
@@ -1047,6 +1084,7 @@ static void pool_free(struct pool *pl)
 		free(pl->ops[k]);
 		free(pl->v[k]);
 		free(pl->tot[k]);
+		free(pl->unit[k]);
 	}
 	free(pl->rounds);
 }
@@ -1333,9 +1371,11 @@ static void profile_usage(FILE *f)
 		"(default %d)\n"
 		"  --json=FILE       the same as JSON, written atomically\n"
 		"\n"
-		"A symbol is significant (*) when its CI excludes 0; "
-		"without one the\nbenchmark says \"no symbol with a "
-		"significant change\".  Exit: 0, or 2\non bad input or when "
+		"A symbol is significant (*) when its CI excludes 0 and its "
+		"shift exceeds\nwhat counting noise alone gives (4 standard "
+		"errors of the median:\nwith hundreds of symbols tested, a CI "
+		"alone would flag a few by chance);\nwithout one the "
+		"benchmark says \"no symbol with a significant change\".  Exit: 0, or 2\non bad input or when "
 		"no benchmark is profiled on both sides.\n", TOP_DEFAULT);
 }
 
@@ -1347,11 +1387,11 @@ static json_t *interval_json(const struct nsb_interval *i)
 
 static json_t *row_json(const struct nsb_prof_row *r)
 {
-	return json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:b, s:f}",
 			 "symbol", r->symbol, "dso", r->dso, "kernel",
 			 r->kernel, "base", r->base, "patched", r->patched,
 			 "shift", interval_json(&r->shift), "significant",
-			 r->significant);
+			 r->significant, "noise_floor", r->floor);
 }
 
 static json_t *cmp_json(const struct nsb_prof_cmp *c, size_t top)
@@ -1404,8 +1444,9 @@ static void print_cmp(FILE *f, const struct nsb_prof_cmp *c, size_t top)
 	if (!c->nsig) {
 		none_line(f, c, "  ", "");
 	} else {
-		snprintf(line, sizeof(line), "* significant (CI excludes 0): "
-			 "%zu of %zu symbols", c->nsig, c->nsym);
+		snprintf(line, sizeof(line), "* significant (CI excludes 0, "
+			 "above noise): %zu of %zu symbols",
+			 c->nsig, c->nsym);
 		nsb_wrap(f, "  ", line);
 	}
 	if (c->dropped)

@@ -58,7 +58,8 @@ struct nsb_prof_row {
 	bool kernel;
 	double base, patched;		/* medians over rounds, per op */
 	struct nsb_interval shift;	/* median of patched - base, CI */
-	bool significant;		/* 95 % CI excludes 0 */
+	bool significant;		/* 95 % CI excludes 0, above floor */
+	double floor;			/* what counting noise alone gives */
 	size_t id;			/* column in the per-round matrix */
 };
 
@@ -103,6 +104,8 @@ void nsb_prof_sym_label(char *buf, size_t len, const struct nsb_prof_row *r);
 
 /* Top symbols the report lists under a row: significant, at most this. */
 #define NSB_PROF_WHERE_TOP	5
+/* Standard errors of counting noise a significant shift must exceed. */
+#define NSB_PROF_FLOOR_Z	4.0
 /*
  * The "where it goes" block under a report row whose measured shift per
  * op is measured (its unit: the row's).  Text: indented under the row,

@@ -151,10 +151,13 @@ sed -n '/^sys\/stat/,/^$/p' "$tmp/ab.out" >"$tmp/stat.out"
 grep -A1 '^  symbol ' "$tmp/stat.out" | tail -n 1 |
 	grep -q '^  begin_new_exec .* +39[0-9][0-9] \[.*\] \*$'
 ok $? "profile: begin_new_exec first on sys/stat, about +4000, significant"
-grep -q '^  link_path_walk.* \*$' "$tmp/stat.out" &&
-	grep -q '^  \* significant (CI excludes 0): 2 of 33 symbols' \
+# +52 on ~2,000 insn/op, ~10,000 samples a round: its CI excludes 0, but
+# counting noise alone gives 4 standard errors of the median of 6 rounds
+# = 58: not significant (the floor against testing hundreds of symbols).
+grep -q '^  link_path_walk.* +52 \[+38, +63\]$' "$tmp/stat.out" &&
+	grep -q '^  \* significant (CI excludes 0, above noise): 1 of 33 symbols' \
 		"$tmp/stat.out"
-ok $? "profile: link_path_walk significant too; 2 of 33"
+ok $? "profile: link_path_walk's +52 stays under the counting-noise floor; 1 of 33"
 sed -n '/^sys\/open/,/^$/p' "$tmp/ab.out" |
 	grep -q '^  no symbol with a significant change'
 ok $? "profile: sys/open (unchanged) has no significant symbol"
@@ -231,7 +234,7 @@ head="$head 6 rounds):"
 grep -qx "$head" "$tmp/block" &&
 	grep -q '^      begin_new_exec  *+39[0-9][0-9] \[' "$tmp/block"
 ok $? "report: the slower row's block, begin_new_exec first"
-grep -q '^      rest (31 symbols) ' "$tmp/rep.out" &&
+grep -q '^      rest (32 symbols) ' "$tmp/rep.out" &&
 	grep -q '^      profile total +40[0-9][0-9] \[.*\]; measured +41[0-9][0-9]:$' \
 		"$tmp/rep.out" &&
 	grep -q '^      unattributed +[0-9]* ([0-9.]* % of the shift)$' \

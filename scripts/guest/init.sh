@@ -195,8 +195,9 @@ check() {
 
 # profile LABEL FILTER [FLAGS...]: where the instructions go.  The one
 # benchmark FILTER selects runs under perf record, system-wide, with the
-# cpu-clock event every PROFILE_PERIOD virtual ns (default 10007; the
-# kernel's floor for an hrtimer event is 10000): under -icount shift=0
+# cpu-clock event every PROFILE_PERIOD virtual ns (default 10007 to 11015
+# by the round's seed; the kernel's floor for an hrtimer event is
+# 10000): under -icount shift=0
 # that is a sample every PROFILE_PERIOD guest instructions, kernel
 # included.  System-wide, not per task: a per-task clock starts at each
 # fork, so every exec'd child would be sampled at the same instructions.
@@ -206,7 +207,13 @@ check() {
 # them), LABEL.ops and LABEL.perf.data; the host symbolises against the
 # kernel's own vmlinux.  A step of its own, never inside a timed one.
 profile() {
-	local label=$1 d=/tmp/profile.$1 rc t0 t1 p=${PROFILE_PERIOD:-10007}
+	local label=$1 d=/tmp/profile.$1 rc t0 t1 p
+	# A fixed period samples a regular operation on a fixed lattice of
+	# its instructions, and a patch that lengthens it moves the lattice:
+	# samples shift between neighbouring functions the same way every
+	# round.  The period drawn from the round's seed (both sides share
+	# it) turns that into noise the rounds' statistics see.
+	p=${PROFILE_PERIOD:-$((10007 + NSB_SEED % 1009))}
 	shift
 	if [ ! -x /bin/perf ] || [ ! -x /bin/nsbench-bench ]; then
 		msg "STEP $label skipped:no-perf"
