@@ -634,7 +634,6 @@ static int load_symbols(const char *path, json_t *arr, struct nsb_profile *p)
 static int load_profile(const char *path, struct nsb_profile *p)
 {
 	json_t *v, *ctx;
-	const char *unit;
 
 	p->file = strdup(path);
 	if (!p->file)
@@ -657,9 +656,7 @@ static int load_profile(const char *path, struct nsb_profile *p)
 	    get_num(path, "", p->root, "samples", true, &p->samples) ||
 	    load_symbols(path, json_object_get(p->root, "symbols"), p))
 		return -1;
-	unit = nsb_json_str(ctx, "nsbench_time_unit_meaning");
-	p->icount = unit ? !strcmp(unit, "virtual ns = guest instructions") :
-		    !strcmp(nsb_json_str(ctx, "nsbench_mode") ?: "", "icount");
+	p->icount = nsb_ctx_icount(ctx);
 	if (nsb_json_str(ctx, "nsbench_round") && !(p->round = nsb_round_key(ctx)))
 		return bad_at(path, 0, "out of memory");
 	return 0;

@@ -169,14 +169,19 @@ static double unit_to_ns(const char *unit)
  * What "ns" means in this file.  icount runs measure guest instructions;
  * mixing them with wall-clock times would compare different quantities.
  */
-static int set_unit(struct nsb_side *side, const char *path, json_t *ctx)
+bool nsb_ctx_icount(json_t *ctx)
 {
 	const char *mode = nsb_json_str(ctx, "nsbench_mode");
 	const char *unit = nsb_json_str(ctx, "nsbench_time_unit_meaning");
-	bool icount = (mode && !strcmp(mode, "icount")) ||
-		      (unit && strstr(unit, "instruction"));
 
-	unit = icount ? NSB_UNIT_ICOUNT : NSB_UNIT_WALL;
+	return (mode && !strcmp(mode, "icount")) ||
+	       (unit && strstr(unit, "instruction"));
+}
+
+static int set_unit(struct nsb_side *side, const char *path, json_t *ctx)
+{
+	bool icount = nsb_ctx_icount(ctx);
+	const char *unit = icount ? NSB_UNIT_ICOUNT : NSB_UNIT_WALL;
 	if (!side->unit) {
 		side->unit = unit;
 		side->unit_file = path;

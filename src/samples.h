@@ -68,6 +68,8 @@ int nsb_side_reindex(struct nsb_side *side);
  * context's "nsbench_round/nsbench_seed" (malloc'd), NULL without a round.
  */
 char *nsb_round_key(json_t *ctx);
+/* Whether a context's times are guest instructions (icount mode). */
+bool nsb_ctx_icount(json_t *ctx);
 /* A JSON value's type as messages name it: "an object", "nothing". */
 const char *nsb_json_type_name(const json_t *j);
 /* A context value of the side's first file that has it, or NULL. */
