@@ -15,6 +15,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/lib-tap.sh"
 nsb=${NSB_BUILD:-$top/build}/nsbench
+case $nsb in /*) ;; *) nsb=$PWD/$nsb ;; esac	# rep() runs it elsewhere
 fix=$top/tests/fixtures/profile
 ab=$fix/ab
 tmp=$(mktemp -d)
@@ -220,10 +221,11 @@ ok $? "profile, profile-import: cut input refused cleanly (${bad_cut:-all})"
 
 # --- report -------------------------------------------------------------------
 
+# relative paths: the provenance names the files, and the 72-column check
+# is about the block, not about where the checkout lives
 rep() {
-	"$nsb" report --profile-base="$ab/A/profile" \
-		--profile-patched="$ab/B/profile" "$@" "$ab"/A/r*.json -- \
-		"$ab"/B/r*.json
+	(cd "$ab" && "$nsb" report --profile-base=A/profile \
+		--profile-patched=B/profile "$@" A/r*.json -- B/r*.json)
 }
 rep >"$tmp/rep.out" 2>"$tmp/rep.err"
 ok $? "report --profile-base/--profile-patched exits 0"
