@@ -375,8 +375,14 @@ bool gb_failed(struct gb_state *s)
 
 struct gb_bench *gb_register(const char *name, gb_fn fn)
 {
-	auto body = [fn](State &st) {
-		struct gb_state s = { 0, &st, 0, 0 };
+	return gb_register_data(name, fn, nullptr);
+}
+
+struct gb_bench *gb_register_data(const char *name, gb_fn fn,
+				  const void *data)
+{
+	auto body = [fn, data](State &st) {
+		struct gb_state s = { 0, &st, 0, 0, data };
 
 		if (interrupted.load(std::memory_order_relaxed)) {
 			/* No fixture, no loop; the iteration count of a

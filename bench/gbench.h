@@ -41,6 +41,7 @@ struct gb_state {
 	void *st;		/* benchmark::State */
 	int64_t batch;		/* size of the last batch handed out */
 	int64_t batch_ns;	/* when (CLOCK_MONOTONIC ns) */
+	const void *data;	/* gb_register_data()'s pointer */
 };
 
 struct gb_bench;		/* benchmark::internal::Benchmark */
@@ -96,6 +97,11 @@ static inline void gb_clobber_memory(void)
 
 /* --- inside a benchmark ----------------------------------------------- */
 int64_t gb_range(struct gb_state *s, int index);	/* state.range(i) */
+/* The pointer given to gb_register_data() (NULL for gb_register()). */
+static inline const void *gb_data(struct gb_state *s)
+{
+	return s->data;
+}
 int64_t gb_iterations(struct gb_state *s);
 void gb_pause(struct gb_state *s);			/* PauseTiming */
 void gb_resume(struct gb_state *s);			/* ResumeTiming */
@@ -121,6 +127,13 @@ bool gb_failed(struct gb_state *s);
 
 /* --- registration ------------------------------------------------------ */
 struct gb_bench *gb_register(const char *name, gb_fn fn);
+/*
+ * The same, handing data to every run (gb_data()): a family registers
+ * one body and a table of variants, as kselftest's FIXTURE_VARIANT does.
+ * data must outlive the runs.
+ */
+struct gb_bench *gb_register_data(const char *name, gb_fn fn,
+				  const void *data);
 struct gb_bench *gb_arg(struct gb_bench *b, int64_t x);
 struct gb_bench *gb_args(struct gb_bench *b, int n, const int64_t *args);
 /* All combinations of [lo, hi] per argument, powers of 8 between (Ranges). */

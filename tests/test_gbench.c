@@ -47,6 +47,26 @@ static void bm_dense(struct gb_state *s)
 		;
 }
 
+/* One body, two variants: each run sees its own row. */
+static const int rows[2] = { 11, 22 };
+static int data_seen, data_null;
+
+static void bm_data(struct gb_state *s)
+{
+	const int *row = gb_data(s);
+
+	data_seen += *row;
+	while (gb_keep_running(s))
+		;
+}
+
+static void bm_no_data(struct gb_state *s)
+{
+	data_null += gb_data(s) == NULL;
+	while (gb_keep_running(s))
+		;
+}
+
 static void bm_skip(struct gb_state *s)
 {
 	gb_skip(s, "no user namespaces (%s)", "EPERM");
@@ -166,6 +186,9 @@ int main(void)
 	gb_fixed_iterations(gb_register("t/extras", bm_extras), 10);
 	gb_fixed_iterations(gb_use_manual_time(gb_register("t/manual",
 							   bm_manual)), 100);
+	gb_fixed_iterations(gb_register_data("t/data/a", bm_data, &rows[0]), 1);
+	gb_fixed_iterations(gb_register_data("t/data/b", bm_data, &rows[1]), 1);
+	gb_fixed_iterations(gb_register("t/data/none", bm_no_data), 1);
 	gb_fixed_iterations(gb_register("t/interrupt", bm_interrupt), 50);
 	gb_fixed_iterations(gb_register("t/after_interrupt",
 					bm_after_interrupt), 50);
@@ -180,7 +203,9 @@ int main(void)
 	fflush(stdout);
 	dup2(saved, 1);
 	ok(!unrecognized, "flags understood");
-	is_int(ran, 13, "13 benchmark instances ran");
+	is_int(ran, 16, "16 benchmark instances ran");
+	is_int(data_seen, 33, "gb_data() hands each variant its own row");
+	is_int(data_null, 1, "and NULL to a gb_register() benchmark");
 	is_int(loops_while, 1000, "while (gb_keep_running()) ran 1000 times");
 	is_int(loops_for, 1234, "gb_for_each_iteration() ran 1234 times");
 	is_int(seen_args[0], 3, "first argument arrives");

@@ -2,9 +2,8 @@
 /*
  * variant.c — registration and the common body of the sys/ benchmarks.
  *
- * libbenchmark 1.7.1 hands a benchmark only its State, not its name or a
- * user pointer, so each registered variant gets one of a fixed set of
- * trampolines that knows its slot; the variants themselves stay data.
+ * Every variant is data (struct nsb_variant) handed to one body,
+ * run_variant(), through the shim's gb_data().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,15 +13,6 @@
 
 #include "bench/sys/interleave.h"
 #include "bench/sys/variant.h"
-
-#define NSB_SLOTS 256
-
-static struct nsb_variant slots[NSB_SLOTS];
-static int nslots;
-
-const int64_t nsb_depths_quick[] = { 0, 1, 8, 32 };
-const int64_t nsb_depths_full[] = { 0, 1, 2, 4, 8, 16, 32 };
-const int nsb_ndepths_quick = 4, nsb_ndepths_full = 7;
 
 static bool refused(int r)
 {
@@ -62,9 +52,9 @@ static void run_batch(struct gb_state *s, struct nsb_worker *w,
 	gb_set_iteration_time(s, secs);
 }
 
-static void run_slot(struct gb_state *s, int slot)
+static void run_variant(struct gb_state *s)
 {
-	const struct nsb_variant *v = &slots[slot];
+	const struct nsb_variant *v = gb_data(s);
 	struct nsb_scn scn = v->scn;
 	int64_t arg = v->arg, n;
 	struct nsb_worker *w;
@@ -125,34 +115,20 @@ int nsb_expect_open(const struct nsb_scn *scn, int64_t arg)
 	return -EACCES;
 }
 
-#define T(a, b) static void t_##a##_##b(struct gb_state *s) \
-	{ run_slot(s, (a) * 16 + (b)); }
-#define ROW(a) T(a, 0) T(a, 1) T(a, 2) T(a, 3) T(a, 4) T(a, 5) T(a, 6) \
-	T(a, 7) T(a, 8) T(a, 9) T(a, 10) T(a, 11) T(a, 12) T(a, 13) \
-	T(a, 14) T(a, 15)
-ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
-ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13) ROW(14) ROW(15)
-#undef T
-#define T(a, b) t_##a##_##b,
-static const gb_fn trampolines[NSB_SLOTS] = {
-	ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
-	ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13) ROW(14) ROW(15)
-};
-#undef T
-#undef ROW
-
 struct gb_bench *nsb_variant_register(const char *name,
 				      const struct nsb_variant *v)
 {
+	/* Registered once per process and kept for its runs. */
+	struct nsb_variant *copy = malloc(sizeof(*copy));
 	struct gb_bench *b;
 
-	if (nslots == NSB_SLOTS) {
-		fprintf(stderr, "nsbench-bench: more than %d sys/ variants; "
-			"raise NSB_SLOTS in %s\n", NSB_SLOTS, __FILE__);
-		abort();
+	if (!copy) {
+		fprintf(stderr, "nsbench-bench: out of memory registering %s\n",
+			name);
+		exit(1);
 	}
-	slots[nslots] = *v;
-	b = gb_register(name, trampolines[nslots++]);
+	*copy = *v;
+	b = gb_register_data(name, run_variant, copy);
 	/*
 	 * The work happens in the worker, so this process's CPU time (which
 	 * libbenchmark would use to size the run) stays near zero: the
@@ -165,11 +141,9 @@ struct gb_bench *nsb_variant_register(const char *name,
 
 void nsb_depth_sweep(struct gb_bench *b, enum nsb_tier tier)
 {
-	const int64_t *d = tier == NSB_TIER_FULL ? nsb_depths_full :
-						   nsb_depths_quick;
-	int i, n = tier == NSB_TIER_FULL ? nsb_ndepths_full : nsb_ndepths_quick;
+	struct nsb_sweep d = nsb_depths(tier);
 
 	gb_arg_names(b, "depth", NULL);
-	for (i = 0; i < n; i++)
-		gb_arg(b, d[i]);
+	for (size_t i = 0; i < d.n; i++)
+		gb_arg(b, d.v[i]);
 }
