@@ -17,3 +17,12 @@ const struct nsb_bench nsb_benchmarks[] = {
 #undef GROUP
 	{ NULL, NULL, NULL, NULL },
 };
+
+static const int64_t depths_quick[] = { 0, 1, 8, 32 };
+static const int64_t depths_full[] = { 0, 1, 2, 4, 8, 16, 32 };
+
+struct nsb_sweep nsb_depths(enum nsb_tier tier)
+{
+	return tier == NSB_TIER_FULL ? NSB_SWEEP(depths_full) :
+				       NSB_SWEEP(depths_quick);
+}

@@ -18,8 +18,24 @@
 #ifndef NSB_REGISTRY_H
 #define NSB_REGISTRY_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* quick: what `make bench` and `make run` use; full: the whole sweep. */
 enum nsb_tier { NSB_TIER_QUICK, NSB_TIER_FULL };
+
+#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The user-namespace depths the scenarios name (0, 1, 8, 32 quick; every
+ * power of two to 32 full), the one sweep of every family with a depth.
+ */
+struct nsb_sweep {
+	const int64_t *v;
+	size_t n;
+};
+#define NSB_SWEEP(a) ((struct nsb_sweep){ (a), NSB_ARRAY_SIZE(a) })
+struct nsb_sweep nsb_depths(enum nsb_tier tier);
 
 struct nsb_bench {
 	const char *group;	/* "models" or "sys" */

@@ -501,7 +501,7 @@ static const struct option common_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 };
 
-#define N_COMMON (sizeof(common_opts) / sizeof(common_opts[0]))
+#define N_COMMON (NSB_ARRAY_SIZE(common_opts))
 
 static int parse_double(const char *arg, double *v)
 {

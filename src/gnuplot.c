@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "src/gnuplot.h"
+#include "src/nsbench.h"
 
 extern char **environ;
 
@@ -214,7 +215,7 @@ const char *nsb_gp_templates(const char *given, const char *who)
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	slash = n > 0 ? memrchr(exe, '/', (size_t)n) : NULL;
-	for (i = 0; slash && i < sizeof(rel) / sizeof(rel[0]); i++) {
+	for (i = 0; slash && i < NSB_ARRAY_SIZE(rel); i++) {
 		*slash = 0;
 		if ((size_t)snprintf(found, sizeof(found), "%s/%s", exe,
 				     rel[i]) < sizeof(found) &&

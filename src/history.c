@@ -212,14 +212,14 @@ static int parse(struct hopts *o, int argc, char **argv)
 	size_t i;
 	int key, r, idx;
 
-	for (i = 0; i < sizeof(sub_names) / sizeof(sub_names[0]); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(sub_names); i++)
 		if (argc > 1 && !strcmp(argv[1], sub_names[i]))
 			break;
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 3;
 	}
-	if (i == sizeof(sub_names) / sizeof(sub_names[0])) {
+	if (i == NSB_ARRAY_SIZE(sub_names)) {
 		if (argc > 1)
 			fprintf(stderr, "nsbench history: unknown subcommand "
 				"'%s'\n", argv[1]);

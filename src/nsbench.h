@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define NSB_CMD(name, summary) int cmd_##name(int argc, char **argv);
 #include "src/commands.h"
 #undef NSB_CMD

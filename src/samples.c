@@ -159,7 +159,7 @@ static double unit_to_ns(const char *unit)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(units); i++)
 		if (!strcmp(unit, units[i].name))
 			return units[i].f;
 	return 0;
@@ -383,7 +383,7 @@ static int check_context(const char *path, json_t *ctx)
 	if (!json_is_object(ctx))
 		return bad(path, "field 'context': expected an object, got %s",
 			   nsb_json_type_name(ctx));
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < NSB_ARRAY_SIZE(keys); i++) {
 		v = json_object_get(ctx, keys[i]);
 		if (v && !json_is_string(v))
 			return bad(path, "context.%s: expected a string, got "

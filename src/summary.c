@@ -42,7 +42,7 @@ static void strip_run_options(char *name)
 	};
 	char *p;
 
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+	for (size_t i = 0; i < NSB_ARRAY_SIZE(opts); i++)
 		if ((p = strstr(name, opts[i])))
 			*p = 0;
 }

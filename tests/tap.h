@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef NSB_ARRAY_SIZE
+#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 static int tap_run, tap_failed;
 
 static inline void plan_no_plan(void)

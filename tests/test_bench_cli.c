@@ -225,7 +225,7 @@ static void test_results_file(void)
 	root = json_load_file(out, 0, &err);
 	if (!ok(root != NULL, "the results file is JSON (%s)", err.text))
 		return;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(keys); i++)
 		if (!json_object_get(json_object_get(root, "context"), keys[i])) {
 			diag("context lacks %s", keys[i]);
 			missing++;

@@ -56,7 +56,7 @@ static void sweep_owners_and_depths(void)
 	size_t i;
 	int o, nosuid;
 
-	for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(depths); i++)
 		for (o = 0; o < NSB_OWNER_COUNT; o++)
 			for (nosuid = 0; nosuid <= 1; nosuid++) {
 				struct nsb_scn s = {

@@ -521,7 +521,7 @@ static const struct {
 	{ "0x10", E_BAD, true },
 };
 
-#define NNUMBERS (sizeof(numbers) / sizeof(numbers[0]))
+#define NNUMBERS (NSB_ARRAY_SIZE(numbers))
 
 /* ns per time_unit of an entry (1 without one). */
 static double unit_scale(const char *unit)
@@ -701,10 +701,10 @@ static void results_cases(const char *seed, const char *tag, size_t step)
 	control(K_RES, seed, tag);
 	truncations(K_RES, seed, tag, step);
 	wrong_types(K_RES, seed, tag, "benchmarks[1]", bench_fields,
-		    sizeof(bench_fields) / sizeof(bench_fields[0]), bench1,
+		    NSB_ARRAY_SIZE(bench_fields), bench1,
 		    E_BAD);
 	wrong_types(K_RES, seed, tag, "context", ctx_fields,
-		    sizeof(ctx_fields) / sizeof(ctx_fields[0]), context,
+		    NSB_ARRAY_SIZE(ctx_fields), context,
 		    E_BAD);
 	container_types(K_RES, seed, tag, itself, "benchmarks", 'a',
 			"benchmarks");
@@ -726,7 +726,7 @@ static void hyperfine_cases(const char *seed, size_t step)
 	control(K_HF, seed, "hf");
 	truncations(K_HF, seed, "hf", step);
 	wrong_types(K_HF, seed, "hf", "results[0]", fields,
-		    sizeof(fields) / sizeof(fields[0]), result0, E_BAD);
+		    NSB_ARRAY_SIZE(fields), result0, E_BAD);
 	container_types(K_HF, seed, "hf", itself, "results", 'a', "results");
 	number_cases(K_HF, seed, "hf", times0, "times", "results[0].times[2]",
 		     1e9);
@@ -810,7 +810,7 @@ static void history_cases(size_t step)
 
 	control(K_HIST, SEED_HIST, "hist");
 	truncations(K_HIST, SEED_HIST, "hist", step);
-	for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+	for (i = 0; i < NSB_ARRAY_SIZE(recs); i++) {
 		history_record(recs[i].key, recs[i].value, false);
 		if (i % 3 == 0)
 			history_record(recs[i].key, recs[i].value, true);
@@ -1073,7 +1073,7 @@ static int build_argv(const struct fcmd *cmd, const struct fcase *c,
 		n = brace ? (size_t)(brace - w) : strlen(w);
 		memcpy(out, w, n);
 		out += n;
-		for (t = 0; brace && t < sizeof(toks) / sizeof(toks[0]); t++) {
+		for (t = 0; brace && t < NSB_ARRAY_SIZE(toks); t++) {
 			if (strncmp(brace, toks[t].tok, strlen(toks[t].tok)))
 				continue;
 			out += snprintf(out, len - (size_t)(out - buf), "%s%s",
@@ -1181,7 +1181,7 @@ static void report_one(const char *what, const struct fcmd *cmd,
 {
 	static const char *const kinds[] = { "hang", "leak", "crash",
 		"accepted", "refused", "nameless", "fieldless" };
-	static size_t shown[sizeof(kinds) / sizeof(kinds[0])];
+	static size_t shown[NSB_ARRAY_SIZE(kinds)];
 	size_t k;
 
 	for (k = 0; strcmp(kinds[k], what); k++)

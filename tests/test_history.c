@@ -311,7 +311,7 @@ static void impossible_numbers(void)
 	struct nsb_history h;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < NSB_ARRAY_SIZE(bad); i++) {
 		json_t *o = fake_record("r1", 150000);
 		char *line;
 
@@ -380,7 +380,7 @@ static void cleanup(void)
 	char path[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < NSB_ARRAY_SIZE(names); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		unlink(path);
 	}

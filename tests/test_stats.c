@@ -12,7 +12,6 @@
 #include "src/stats.h"
 #include "tests/fixtures/stats/reference.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define TOL 1e-9
 
 static void test_two(const struct ref_two *r)
@@ -175,7 +174,7 @@ static void test_selection(void)
 	size_t t, i, j, k, bad = 0;
 	double x[333], y[333], *d;
 
-	for (t = 0; t < 2 * N_OF(sizes); t++) {
+	for (t = 0; t < 2 * NSB_ARRAY_SIZE(sizes); t++) {
 		size_t nx = sizes[t / 2][0], ny = sizes[t / 2][1];
 
 		for (i = 0; i < 333; i++) {
@@ -232,9 +231,9 @@ int main(void)
 	size_t i;
 
 	plan_no_plan();
-	for (i = 0; i < N_OF(ref_two); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(ref_two); i++)
 		test_two(&ref_two[i]);
-	for (i = 0; i < N_OF(ref_one); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(ref_one); i++)
 		test_one(&ref_one[i]);
 	test_auto();
 	test_edges();

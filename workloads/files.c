@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "workloads/fixture.h"
+#include "workloads/wlutil.h"
 
 extern const unsigned char nsb_true_elf[];
 extern const unsigned long nsb_true_elf_len;
@@ -84,7 +85,7 @@ static int set_xattrs(int dfd, const char *name)
 
 	if (fd < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !ret; i++)
+	for (size_t i = 0; i < NSB_ARRAY_SIZE(names) && !ret; i++)
 		if (fsetxattr(fd, names[i], val, sizeof(val), 0) &&
 		    errno != EOPNOTSUPP)
 			ret = -1;
@@ -124,7 +125,7 @@ int nsb_populate(const char *dir, char *err, size_t errlen)
 
 	if (dfd < 0)
 		return fail(err, errlen, "open %s: %m", dir);
-	for (i = 0; i < sizeof(bins) / sizeof(bins[0]); i++)
+	for (i = 0; i < NSB_ARRAY_SIZE(bins); i++)
 		if (write_file(dfd, bins[i], nsb_true_elf, nsb_true_elf_len,
 			       0755)) {
 			fail(err, errlen, "write %s/%s: %m", dir, bins[i]);

@@ -7,6 +7,8 @@
 
 #include <sys/types.h>
 
+#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* PR_SET_PDEATHSIG(SIGKILL); exits at once if the parent is gone. */
 void nsb_die_with_parent(void);
 /* Maps 0..65535 to 0..65535 in pid's (new) user namespace. */

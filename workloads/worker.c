@@ -762,7 +762,7 @@ static int check_worker(struct nsb_worker *w)
 	if (w->scn.depth > 0 && nsb_mntns_owned_by_userns(w->pid) != 1)
 		return werr(w, false, "worker's mount namespace is not owned "
 			    "by its user namespace (NS_GET_USERNS)");
-	for (i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
+	for (i = 0; i < NSB_ARRAY_SIZE(bins); i++) {
 		int want = nsb_expect_exec_status(&w->scn, bins[i]);
 
 		r = nsb_worker_call(w, nsb_op_exec, bins[i], 1);

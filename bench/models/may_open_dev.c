@@ -69,23 +69,34 @@ static void run(struct gb_state *s, dev_check check)
 	free_paths(paths, n);
 }
 
-static void bm_stock(struct gb_state *s) { run(s, may_open_dev_stock); }
-static void bm_2015(struct gb_state *s) { run(s, may_open_dev_2015); }
-static void bm_now(struct gb_state *s) { run(s, may_open_dev_now); }
+/* The family as data: the check's three forms. */
+struct variant {
+	const char *form;
+	dev_check check;
+};
+
+static const struct variant variants[] = {
+	{ "stock", may_open_dev_stock },
+	{ "2015", may_open_dev_2015 },
+	{ "now", may_open_dev_now },
+};
+
+static void bm(struct gb_state *s)
+{
+	const struct variant *v = gb_data(s);
+
+	run(s, v->check);
+}
 
 void nsb_register_may_open_dev(enum nsb_tier tier)
 {
-	static const struct { const char *form; gb_fn fn; } forms[] = {
-		{ "stock", bm_stock }, { "2015", bm_2015 }, { "now", bm_now },
-	};
-
-	for (size_t f = 0; f < 3; f++) {
+	for (size_t f = 0; f < NSB_ARRAY_SIZE(variants); f++) {
 		char name[64];
 		struct gb_bench *b;
 
 		snprintf(name, sizeof(name), "models/may_open_dev/%s",
-			 forms[f].form);
-		b = gb_register(name, forms[f].fn);
+			 variants[f].form);
+		b = gb_register_data(name, bm, &variants[f]);
 		gb_arg_names(b, "mount", "working_set", NULL);
 		for (int k = 0; k < NR_MOUNT_KINDS; k++) {
 			int64_t hot[2] = { k, 1 }, cold[2] = { k, 4096 };

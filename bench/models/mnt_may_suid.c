@@ -84,32 +84,45 @@ out:
 	current = NULL;
 }
 
-static void bm_stock(struct gb_state *s) { run(s, mnt_may_suid_stock); }
-static void bm_2015(struct gb_state *s) { run(s, mnt_may_suid_2015); }
-static void bm_now(struct gb_state *s) { run(s, mnt_may_suid_now); }
+/* The family as data: the check's three forms. */
+struct variant {
+	const char *form;
+	suid_check check;
+};
+
+static const struct variant variants[] = {
+	{ "stock", mnt_may_suid_stock },
+	{ "2015", mnt_may_suid_2015 },
+	{ "now", mnt_may_suid_now },
+};
+
+static void bm(struct gb_state *s)
+{
+	const struct variant *v = gb_data(s);
+
+	run(s, v->check);
+}
 
 void nsb_register_mnt_may_suid(enum nsb_tier tier)
 {
-	static const struct { const char *form; gb_fn fn; } forms[] = {
-		{ "stock", bm_stock }, { "2015", bm_2015 }, { "now", bm_now },
-	};
-	static const int64_t depths[] = { 0, 1, 2, 4, 8, 16, 32 };
+	/* Models cost nanoseconds: every power of two even in quick. */
+	struct nsb_sweep depths = nsb_depths(NSB_TIER_FULL);
 
-	for (size_t f = 0; f < 3; f++) {
+	for (size_t f = 0; f < NSB_ARRAY_SIZE(variants); f++) {
 		char name[64];
 		struct gb_bench *b;
 
 		snprintf(name, sizeof(name), "models/mnt_may_suid/%s",
-			 forms[f].form);
-		b = gb_register(name, forms[f].fn);
+			 variants[f].form);
+		b = gb_register_data(name, bm, &variants[f]);
 		gb_arg_names(b, "owner", "depth", NULL);
 		for (int o = 0; o < NR_OWNERS; o++)
-			for (size_t d = 0; d < 7; d++) {
-				int64_t args[2] = { o, depths[d] };
+			for (size_t d = 0; d < depths.n; d++) {
+				int64_t args[2] = { o, depths.v[d] };
 
 				/* quick: the depth sweep on init-owned only */
 				if (tier == NSB_TIER_QUICK && o != OWNER_INIT &&
-				    depths[d] != 0 && depths[d] != 8)
+				    args[1] != 0 && args[1] != 8)
 					continue;
 				gb_args(b, 2, args);
 			}

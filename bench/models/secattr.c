@@ -21,6 +21,7 @@
 enum op { OP_INSTANTIATE, OP_PERMISSION, OP_SETXATTR };
 
 struct variant {
+	const char *name;	/* "<lsm>/<operation>" */
 	enum secattr_lsm lsm;
 	enum op op;
 	enum secattr_form form;
@@ -88,42 +89,38 @@ static void run(struct gb_state *s, const struct variant *v)
 	}
 }
 
-#define FORMS(lsm, op, L, O)						\
-static void bm_##lsm##_##op##_stock(struct gb_state *s)		\
-{ static const struct variant v = { L, O, FORM_STOCK }; run(s, &v); }	\
-static void bm_##lsm##_##op##_2015(struct gb_state *s)			\
-{ static const struct variant v = { L, O, FORM_2015 }; run(s, &v); }	\
-static void bm_##lsm##_##op##_now(struct gb_state *s)			\
-{ static const struct variant v = { L, O, FORM_NOW }; run(s, &v); }
+static void bm(struct gb_state *s)
+{
+	run(s, gb_data(s));
+}
 
-FORMS(selinux, instantiate, LSM_SELINUX, OP_INSTANTIATE)
-FORMS(smack, instantiate, LSM_SMACK, OP_INSTANTIATE)
-FORMS(smack, permission, LSM_SMACK, OP_PERMISSION)
-FORMS(any, setxattr, LSM_SELINUX, OP_SETXATTR)
+/* Every (LSM, operation) pair in its three forms. */
+#define FORMS(name, lsm, op)						\
+	{ name, lsm, op, FORM_STOCK },					\
+	{ name, lsm, op, FORM_2015 },					\
+	{ name, lsm, op, FORM_NOW }
+
+static const struct variant variants[] = {
+	FORMS("selinux/instantiate", LSM_SELINUX, OP_INSTANTIATE),
+	FORMS("smack/instantiate", LSM_SMACK, OP_INSTANTIATE),
+	FORMS("smack/permission", LSM_SMACK, OP_PERMISSION),
+	FORMS("any/setxattr", LSM_SELINUX, OP_SETXATTR),
+};
 
 void nsb_register_secattr(enum nsb_tier tier)
 {
-	static const struct { const char *name; gb_fn fn; } v[] = {
-		{ "selinux/instantiate/stock", bm_selinux_instantiate_stock },
-		{ "selinux/instantiate/2015", bm_selinux_instantiate_2015 },
-		{ "selinux/instantiate/now", bm_selinux_instantiate_now },
-		{ "smack/instantiate/stock", bm_smack_instantiate_stock },
-		{ "smack/instantiate/2015", bm_smack_instantiate_2015 },
-		{ "smack/instantiate/now", bm_smack_instantiate_now },
-		{ "smack/permission/stock", bm_smack_permission_stock },
-		{ "smack/permission/2015", bm_smack_permission_2015 },
-		{ "smack/permission/now", bm_smack_permission_now },
-		{ "any/setxattr/stock", bm_any_setxattr_stock },
-		{ "any/setxattr/2015", bm_any_setxattr_2015 },
-		{ "any/setxattr/now", bm_any_setxattr_now },
+	static const char *const form_names[] = {
+		[FORM_STOCK] = "stock", [FORM_2015] = "2015", [FORM_NOW] = "now",
 	};
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < NSB_ARRAY_SIZE(variants); i++) {
+		const struct variant *v = &variants[i];
 		char name[80];
 		struct gb_bench *b;
 
-		snprintf(name, sizeof(name), "models/secattr/%s", v[i].name);
-		b = gb_register(name, v[i].fn);
+		snprintf(name, sizeof(name), "models/secattr/%s/%s", v->name,
+			 form_names[v->form]);
+		b = gb_register_data(name, bm, v);
 		gb_arg_names(b, "owner", NULL);
 		gb_arg(b, 0);
 		gb_arg(b, 1);

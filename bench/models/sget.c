@@ -183,6 +183,7 @@ static void *churn_thread(void *arg)
 }
 
 struct variant {
+	const char *name;
 	bool rcu, userns_check, hit;
 };
 
@@ -228,48 +229,41 @@ out:
 	sb_list_free(&list);
 }
 
-#define VARIANT(lock, check, outcome, r, u, h)				\
-static void bm_##lock##_##check##_##outcome(struct gb_state *s)	\
-{									\
-	static const struct variant v = { r, u, h };			\
-	run(s, &v);							\
+/* The family as data: one body, one row per variant. */
+static const struct variant variants[] = {
+	{ "spin/stock/hit", false, false, true },
+	{ "spin/stock/miss", false, false, false },
+	{ "spin/now/hit", false, true, true },
+	{ "spin/now/miss", false, true, false },
+	{ "rcu/stock/hit", true, false, true },
+	{ "rcu/stock/miss", true, false, false },
+	{ "rcu/now/hit", true, true, true },
+	{ "rcu/now/miss", true, true, false },
+};
+
+static void bm(struct gb_state *s)
+{
+	run(s, gb_data(s));
 }
-VARIANT(spin, stock, hit, false, false, true)
-VARIANT(spin, stock, miss, false, false, false)
-VARIANT(spin, now, hit, false, true, true)
-VARIANT(spin, now, miss, false, true, false)
-VARIANT(rcu, stock, hit, true, false, true)
-VARIANT(rcu, stock, miss, true, false, false)
-VARIANT(rcu, now, hit, true, true, true)
-VARIANT(rcu, now, miss, true, true, false)
 
 void nsb_register_sget(enum nsb_tier tier)
 {
-	static const struct { const char *name; gb_fn fn; } v[] = {
-		{ "spin/stock/hit", bm_spin_stock_hit },
-		{ "spin/stock/miss", bm_spin_stock_miss },
-		{ "spin/now/hit", bm_spin_now_hit },
-		{ "spin/now/miss", bm_spin_now_miss },
-		{ "rcu/stock/hit", bm_rcu_stock_hit },
-		{ "rcu/stock/miss", bm_rcu_stock_miss },
-		{ "rcu/now/hit", bm_rcu_now_hit },
-		{ "rcu/now/miss", bm_rcu_now_miss },
-	};
 	static const int64_t full_n[] = { 1, 8, 64, 512, 4096 };
 	static const int64_t quick_n[] = { 1, 64, 4096 };
-	const int64_t *ns = tier == NSB_TIER_FULL ? full_n : quick_n;
-	int nr_n = tier == NSB_TIER_FULL ? 5 : 3;
+	struct nsb_sweep ns = tier == NSB_TIER_FULL ? NSB_SWEEP(full_n) :
+						      NSB_SWEEP(quick_n);
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < NSB_ARRAY_SIZE(variants); i++) {
 		char name[64];
 		struct gb_bench *b;
 
-		snprintf(name, sizeof(name), "models/sget/%s", v[i].name);
-		b = gb_register(name, v[i].fn);
+		snprintf(name, sizeof(name), "models/sget/%s",
+			 variants[i].name);
+		b = gb_register_data(name, bm, &variants[i]);
 		gb_arg_names(b, "supers", "writers", NULL);
-		for (int k = 0; k < nr_n; k++)
+		for (size_t k = 0; k < ns.n; k++)
 			for (int64_t w = 0; w <= 1; w++) {
-				int64_t args[2] = { ns[k], w };
+				int64_t args[2] = { ns.v[k], w };
 
 				gb_args(b, 2, args);
 			}

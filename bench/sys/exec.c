@@ -42,7 +42,7 @@ void nsb_register_exec(enum nsb_tier tier)
 	};
 	bool full = tier == NSB_TIER_FULL;
 	size_t f, o, no = full ? NSB_OWNER_COUNT :
-			 sizeof(quick_owners) / sizeof(quick_owners[0]);
+			 NSB_ARRAY_SIZE(quick_owners);
 	int m, nosuid;
 
 	/*
@@ -50,7 +50,7 @@ void nsb_register_exec(enum nsb_tier tier)
 	 * tears them down again, which costs 3x the exec itself here and
 	 * spreads far more under load, hiding the checks.
 	 */
-	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+	for (f = 0; f < NSB_ARRAY_SIZE(files); f++) {
 		for (o = 0; o < no; o++)
 			add(NSB_EXEC_VFORK, files[f],
 			    full ? (enum nsb_owner)o : quick_owners[o], false,

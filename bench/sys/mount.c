@@ -22,9 +22,11 @@ void nsb_register_mount(enum nsb_tier tier)
 	static const int64_t nsb_quick[] = { 1, 256 };
 	static const int64_t nsb_full[] = { 1, 16, 256, 1024 };
 	bool full = tier == NSB_TIER_FULL;
-	const int64_t *depths = full ? nsb_depths_full : nsb_depths_quick;
-	int nd = full ? nsb_ndepths_full : nsb_ndepths_quick, k, d, i;
+	struct nsb_sweep depths = nsb_depths(tier);
+	struct nsb_sweep nsbs = full ? NSB_SWEEP(nsb_full) : NSB_SWEEP(nsb_quick);
 	char name[128];
+	size_t d, i;
+	int k;
 
 	for (k = 0; k < 2 * NSB_FS_COUNT; k++) {
 		int t = k % NSB_FS_COUNT;
@@ -37,7 +39,7 @@ void nsb_register_mount(enum nsb_tier tier)
 						 NSB_ARG_NPROC : NSB_ARG_NIPC),
 		};
 		/* The superblock count matters for the keyed types only. */
-		int ni = t != NSB_FS_TMPFS ? (full ? 4 : 2) : 1;
+		size_t ni = t != NSB_FS_TMPFS ? nsbs.n : 1;
 		struct gb_bench *b;
 
 		snprintf(name, sizeof(name), "sys/mount/%s%s",
@@ -45,12 +47,9 @@ void nsb_register_mount(enum nsb_tier tier)
 		b = nsb_variant_register(name, &v);
 		gb_arg_names(b, "depth", t == NSB_FS_PROC ? "pidns" : "ipcns",
 			     NULL);
-		for (d = 0; d < nd; d++)
+		for (d = 0; d < depths.n; d++)
 			for (i = 0; i < ni; i++) {
-				int64_t a[2] = {
-					depths[d],
-					full ? nsb_full[i] : nsb_quick[i],
-				};
+				int64_t a[2] = { depths.v[d], nsbs.v[i] };
 
 				gb_args(b, 2, a);
 			}

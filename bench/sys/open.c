@@ -33,9 +33,8 @@ void nsb_register_open(enum nsb_tier tier)
 	char name[128];
 	size_t o, k;
 
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		for (o = 0; o < sizeof(quick_owners) / sizeof(quick_owners[0]);
-		     o++) {
+	for (k = 0; k < NSB_ARRAY_SIZE(kinds); k++)
+		for (o = 0; o < NSB_ARRAY_SIZE(quick_owners); o++) {
 			struct nsb_variant v = {
 				.scn = { .owner = quick_owners[o],
 					 .nodev = kinds[k].nodev,

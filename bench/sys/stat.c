@@ -17,13 +17,14 @@ void nsb_register_stat(enum nsb_tier tier)
 	static const int64_t paths_full[] = { 1, 2, 4, 8, 16, 32, 64 };
 	static const int64_t depths_quick[] = { 0, 8 };
 	bool full = tier == NSB_TIER_FULL;
-	const int64_t *paths = full ? paths_full : paths_quick;
-	const int64_t *depths = full ? nsb_depths_full : depths_quick;
-	int np = full ? 7 : 3, nd = full ? nsb_ndepths_full : 2, p, d;
+	struct nsb_sweep paths = full ? NSB_SWEEP(paths_full) :
+					NSB_SWEEP(paths_quick);
+	struct nsb_sweep depths = full ? nsb_depths(tier) :
+					 NSB_SWEEP(depths_quick);
 	char name[128];
-	size_t o;
+	size_t o, p, d;
 
-	for (o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
+	for (o = 0; o < NSB_ARRAY_SIZE(owners); o++) {
 		struct nsb_variant v = {
 			.scn = { .owner = owners[o], .unpriv = true },
 			.op = nsb_op_stat,
@@ -35,9 +36,9 @@ void nsb_register_stat(enum nsb_tier tier)
 			 nsb_owner_name(owners[o]));
 		b = nsb_variant_register(name, &v);
 		gb_arg_names(b, "depth", "path", NULL);
-		for (d = 0; d < nd; d++)
-			for (p = 0; p < np; p++) {
-				int64_t a[2] = { depths[d], paths[p] };
+		for (d = 0; d < depths.n; d++)
+			for (p = 0; p < paths.n; p++) {
+				int64_t a[2] = { depths.v[d], paths.v[p] };
 
 				gb_args(b, 2, a);
 			}

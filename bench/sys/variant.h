@@ -47,9 +47,6 @@ struct gb_bench *nsb_variant_register(const char *name,
 int nsb_expect_exec(const struct nsb_scn *scn, int64_t arg);
 int nsb_expect_open(const struct nsb_scn *scn, int64_t arg);
 
-/* Depth sweeps of the tiers: quick, full. */
-extern const int64_t nsb_depths_quick[], nsb_depths_full[];
-extern const int nsb_ndepths_quick, nsb_ndepths_full;
 /* Registers b once per depth of the tier (single argument "depth"). */
 void nsb_depth_sweep(struct gb_bench *b, enum nsb_tier tier);
 

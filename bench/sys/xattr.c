@@ -20,8 +20,9 @@ void nsb_register_xattr(enum nsb_tier tier)
 	size_t o;
 	int kind;
 
-	for (kind = 0; kind < 4; kind++)
-		for (o = 0; o < sizeof(owners) / sizeof(owners[0]); o++) {
+	/* every combination of the two flags */
+	for (kind = 0; kind <= (NSB_XATTR_SECURITY | NSB_XATTR_GET); kind++)
+		for (o = 0; o < NSB_ARRAY_SIZE(owners); o++) {
 			struct nsb_variant v = {
 				.scn = { .owner = owners[o] },
 				.op = nsb_op_xattr, .arg = kind,
