@@ -38,19 +38,6 @@ const struct nsb_check nsb_checks[] = {
 	{ NULL, NULL, NULL, NULL, false },
 };
 
-static int __attribute__((format(printf, 2, 3)))
-bad(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "nsbench: %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
 /* --- input ------------------------------------------------------------- */
 
 int nsb_costs_is_input(const char *path)
@@ -79,7 +66,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap)
 	size_t first = *n;
 
 	if (!d)
-		return bad(dir, "%s", strerror(errno));
+		return nsb_bad(dir, "%s", strerror(errno));
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		char *p;
@@ -100,7 +87,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap)
 	}
 	closedir(d);
 	if (e)
-		return bad(dir, "out of memory");
+		return nsb_bad(dir, "out of memory");
 	qsort(*list + first, *n - first, sizeof(**list), cmp_str);
 	return 0;
 }
@@ -185,7 +172,7 @@ static int same_unit(struct nsb_costs *c, const struct nsb_side *s,
 	}
 	if (!strcmp(c->unit, s->unit))
 		return 0;
-	return bad(path, "time unit means \"%s\" but %s has \"%s\"; "
+	return nsb_bad(path, "time unit means \"%s\" but %s has \"%s\"; "
 		   "refusing to mix them", s->unit, c->unit_file, c->unit);
 }
 
@@ -236,19 +223,19 @@ int nsb_costs_load(struct nsb_costs *c, const char *path)
 	sw = nsb_json_str(ctx, "nsbench_check");
 	applied = nsb_json_str(ctx, "nsbench_check_applied");
 	if (!sw) {
-		bad(path, "context.nsbench_check: missing (not an in-boot "
+		nsb_bad(path, "context.nsbench_check: missing (not an in-boot "
 		    "check A/B: nsbench-bench --interleave; two kernels "
 		    "compare with BASE... -- PATCHED...)");
 		goto out;
 	}
 	f = family(c, sw);
 	if (!f) {
-		bad(path, "context.nsbench_check: '%s' is not a switch of "
+		nsb_bad(path, "context.nsbench_check: '%s' is not a switch of "
 		    "the userns-checks-toggles series", sw);
 		goto out;
 	}
 	if (!applied || (strcmp(applied, "yes") && strcmp(applied, "no"))) {
-		bad(path, "context.nsbench_check_applied: want \"yes\" or "
+		nsb_bad(path, "context.nsbench_check_applied: want \"yes\" or "
 		    "\"no\", got %s", applied ? applied : "nothing");
 		goto out;
 	}

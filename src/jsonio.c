@@ -9,6 +9,7 @@
  * temporary file's name.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -19,6 +20,21 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+
+int nsb_bad_at(const char *path, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (line)
+		fprintf(stderr, "nsbench: %s:%zu: ", path, line);
+	else
+		fprintf(stderr, "nsbench: %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
 
 int nsb_open_input(const char *path, size_t max, off_t *size)
 {

@@ -33,6 +33,13 @@ const char *nsb_version(void);
 int nsb_open_input(const char *path, size_t max, off_t *size);
 /* The whole of such a file, NUL-terminated, malloc'd; NULL after why. */
 char *nsb_read_input(const char *path, size_t max, size_t *len);
+/*
+ * "nsbench: path:line: why" (no line when 0) on stderr; returns -1, so a
+ * reader can `return nsb_bad(path, "...")`.
+ */
+int nsb_bad_at(const char *path, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define nsb_bad(path, ...) nsb_bad_at(path, 0, __VA_ARGS__)
 /* Loads a JSON file; on error returns NULL and prints "file:line:col: why". */
 json_t *nsb_json_load(const char *path);
 /* Writes atomically: a mkstemp file in the same directory, fsync, rename. */

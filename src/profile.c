@@ -39,22 +39,6 @@
  */
 #define MAX_SAMPLES	(1ULL << 53)
 
-static int __attribute__((format(printf, 3, 4)))
-bad_at(const char *path, size_t line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (line)
-		fprintf(stderr, "nsbench: %s:%zu: ", path, line);
-	else
-		fprintf(stderr, "nsbench: %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
 /* --- the perf report table -------------------------------------------- */
 
 /* A line of the table: pointers into the read buffer, NUL-terminated. */
@@ -143,7 +127,7 @@ static int tsv_add(struct tsv *t, const struct tsv_sym *s)
 		struct tsv_sym *ns = realloc(t->s, cap * sizeof(*ns));
 
 		if (!ns)
-			return bad_at(t->path, 0, "out of memory");
+			return nsb_bad_at(t->path, 0, "out of memory");
 		t->s = ns;
 		t->cap = cap;
 	}
@@ -158,12 +142,12 @@ static int tsv_add(struct tsv *t, const struct tsv_sym *s)
 static int parse_sym(struct tsv *t, size_t no, char *f, struct tsv_sym *s)
 {
 	if (f[0] != '[' || !f[1] || f[2] != ']' || f[3] != ' ')
-		return bad_at(t->path, no, "symbol '%s' lacks perf's level "
+		return nsb_bad_at(t->path, no, "symbol '%s' lacks perf's level "
 			      "prefix ('[k] ', '[.] ', ...)", f);
 	s->kernel = f[1] == 'k' || f[1] == 'g';
 	s->sym = trim(f + 4, f + strlen(f));
 	if (!*s->sym)
-		return bad_at(t->path, no, "empty symbol");
+		return nsb_bad_at(t->path, no, "empty symbol");
 	if (is_address(s->sym))
 		s->sym = NSB_PROF_UNRESOLVED;
 	return 0;
@@ -180,7 +164,7 @@ static int parse_line(struct tsv *t, size_t no, char *line, char *end)
 	for (i = 1; i < 3; i++) {
 		tab = memchr(f[i - 1], '\t', (size_t)(end - f[i - 1]));
 		if (!tab)
-			return bad_at(t->path, no, "expected 3 TAB-separated "
+			return nsb_bad_at(t->path, no, "expected 3 TAB-separated "
 				      "fields (samples, dso, symbol), got %d",
 				      i);
 		*tab = 0;
@@ -191,19 +175,19 @@ static int parse_line(struct tsv *t, size_t no, char *line, char *end)
 	f[1] = trim(f[1], f[1] + strlen(f[1]));
 	f[0] = trim(f[0], f[0] + strlen(f[0]));
 	if (!parse_count(f[0], MAX_SAMPLES, &s.n))
-		return bad_at(t->path, no, "samples: expected a count "
+		return nsb_bad_at(t->path, no, "samples: expected a count "
 			      "(decimal digits), got '%s'", f[0]);
 	if (!*f[1])
-		return bad_at(t->path, no, "empty dso");
+		return nsb_bad_at(t->path, no, "empty dso");
 	if (!utf8_ok((unsigned char *)f[1]) || !utf8_ok((unsigned char *)f[2]))
-		return bad_at(t->path, no, "not valid UTF-8 (JSON cannot "
+		return nsb_bad_at(t->path, no, "not valid UTF-8 (JSON cannot "
 			      "carry it unchanged)");
 	s.dso = f[1];
 	if (parse_sym(t, no, f[2], &s))
 		return -1;
 	t->total += s.n;
 	if (t->total > MAX_SAMPLES)
-		return bad_at(t->path, no, "more than 2^53 samples in all");
+		return nsb_bad_at(t->path, no, "more than 2^53 samples in all");
 	return tsv_add(t, &s);
 }
 
@@ -218,14 +202,14 @@ static int parse_tsv(struct tsv *t, char *buf, size_t len)
 		if (!nl)
 			nl = end;
 		if (memchr(p, 0, (size_t)(nl - p)))
-			return bad_at(t->path, no, "NUL byte in the line");
+			return nsb_bad_at(t->path, no, "NUL byte in the line");
 		if (*p == '#' || p + strspn(p, " \r\t") >= nl)
 			continue;
 		if (parse_line(t, no, p, nl))
 			return -1;
 	}
 	if (!t->total)
-		return bad_at(t->path, 0, "no samples (%zu symbol line(s))",
+		return nsb_bad_at(t->path, 0, "no samples (%zu symbol line(s))",
 			      t->n);
 	return 0;
 }
@@ -278,16 +262,16 @@ static int read_ops(const char *path, unsigned long long *ops)
 		return -1;
 	if (strlen(text) != len) {
 		free(text);
-		return bad_at(path, 1, "NUL byte in the file");
+		return nsb_bad_at(path, 1, "NUL byte in the file");
 	}
 	if (len && text[len - 1] == '\n')
 		text[--len] = 0;
 	s = trim(text, text + len);
 	if (strchr(s, '\n') || !*s)
-		ret = bad_at(path, 1, "expected one line, the number of "
+		ret = nsb_bad_at(path, 1, "expected one line, the number of "
 			     "operations");
 	else if (!parse_count(s, MAX_SAMPLES, ops) || !*ops)
-		ret = bad_at(path, 1, "ops: expected a count > 0 of "
+		ret = nsb_bad_at(path, 1, "ops: expected a count > 0 of "
 			     "operations, got '%s'", s);
 	free(text);
 	return ret;
@@ -301,18 +285,18 @@ static const char *one_benchmark(const char *path, json_t *arr)
 	size_t i;
 
 	if (!json_is_array(arr) || !json_array_size(arr)) {
-		bad_at(path, 0, "benchmarks: expected exactly one benchmark, "
+		nsb_bad_at(path, 0, "benchmarks: expected exactly one benchmark, "
 		       "got none");
 		return NULL;
 	}
 	json_array_foreach(arr, i, b) {
 		n = nsb_json_str(b, "run_name") ?: nsb_json_str(b, "name");
 		if (!n) {
-			bad_at(path, 0, "benchmarks[%zu]: no name", i);
+			nsb_bad_at(path, 0, "benchmarks[%zu]: no name", i);
 			return NULL;
 		}
 		if (name && strcmp(name, n)) {
-			bad_at(path, 0, "benchmarks: expected exactly one "
+			nsb_bad_at(path, 0, "benchmarks: expected exactly one "
 			       "benchmark, got '%s' and '%s'", name, n);
 			return NULL;
 		}
@@ -497,7 +481,7 @@ static int import(struct import_opts *o)
 		goto out;
 	ctx = json_object_get(bench, "context");
 	if (!json_is_object(ctx)) {
-		bad_at(o->bench, 0, "context: expected an object");
+		nsb_bad_at(o->bench, 0, "context: expected an object");
 		goto out;
 	}
 	label = o->label ? strdup(o->label) : default_label(o->bench);
@@ -575,12 +559,12 @@ static int get_num(const char *path, const char *where, json_t *obj,
 	json_t *j = json_object_get(obj, key);
 
 	if (count ? !json_is_integer(j) : !json_is_number(j))
-		return bad_at(path, 0, "%s%s: expected %s, got %s", where, key,
+		return nsb_bad_at(path, 0, "%s%s: expected %s, got %s", where, key,
 			      count ? "an integer" : "a number", nsb_json_type_name(j));
 	*v = json_number_value(j);
 	if (count ? *v < 0 || *v > (double)MAX_SAMPLES : !(*v > 0) ||
 	    *v > 1e18)
-		return bad_at(path, 0, "%s%s: %g is out of range", where, key,
+		return nsb_bad_at(path, 0, "%s%s: %g is out of range", where, key,
 			      *v);
 	return 0;
 }
@@ -591,7 +575,7 @@ static int get_str(const char *path, const char *where, json_t *obj,
 	json_t *j = json_object_get(obj, key);
 
 	if (!json_is_string(j))
-		return bad_at(path, 0, "%s%s: expected a string, got %s",
+		return nsb_bad_at(path, 0, "%s%s: expected a string, got %s",
 			      where, key, nsb_json_type_name(j));
 	*s = json_string_value(j);
 	return 0;
@@ -605,10 +589,10 @@ static int load_symbols(const char *path, json_t *arr, struct nsb_profile *p)
 	size_t i;
 
 	if (!json_is_array(arr))
-		return bad_at(path, 0, "symbols: expected an array");
+		return nsb_bad_at(path, 0, "symbols: expected an array");
 	p->sym = calloc(json_array_size(arr) + 1, sizeof(*p->sym));
 	if (!p->sym)
-		return bad_at(path, 0, "out of memory");
+		return nsb_bad_at(path, 0, "out of memory");
 	json_array_foreach(arr, i, e) {
 		struct nsb_prof_sym *s = &p->sym[i];
 
@@ -619,14 +603,14 @@ static int load_symbols(const char *path, json_t *arr, struct nsb_profile *p)
 		    get_num(path, where, e, "samples", true, &s->samples))
 			return -1;
 		if (!json_is_boolean(k))
-			return bad_at(path, 0, "%skernel: expected true or "
+			return nsb_bad_at(path, 0, "%skernel: expected true or "
 				      "false", where);
 		s->kernel = json_is_true(k);
 		sum += s->samples;
 	}
 	p->nsym = i;
 	if (sum != p->samples)
-		return bad_at(path, 0, "samples: %.0f, but the symbols' sum "
+		return nsb_bad_at(path, 0, "samples: %.0f, but the symbols' sum "
 			      "to %.0f", p->samples, sum);
 	return 0;
 }
@@ -637,18 +621,18 @@ static int load_profile(const char *path, struct nsb_profile *p)
 
 	p->file = strdup(path);
 	if (!p->file)
-		return bad_at(path, 0, "out of memory");
+		return nsb_bad_at(path, 0, "out of memory");
 	p->root = nsb_json_load(path);
 	if (!p->root)
 		return -1;
 	v = json_object_get(p->root, "nsbench_profile");
 	if (!json_is_integer(v) || json_integer_value(v) !=
 	    NSB_PROFILE_VERSION)
-		return bad_at(path, 0, "nsbench_profile: expected %d (not a "
+		return nsb_bad_at(path, 0, "nsbench_profile: expected %d (not a "
 			      "profile of this nsbench?)", NSB_PROFILE_VERSION);
 	ctx = json_object_get(p->root, "context");
 	if (!json_is_object(ctx))
-		return bad_at(path, 0, "context: expected an object");
+		return nsb_bad_at(path, 0, "context: expected an object");
 	if (get_str(path, "", p->root, "benchmark", &p->benchmark) ||
 	    get_str(path, "", p->root, "event", &p->event) ||
 	    get_num(path, "", p->root, "period", false, &p->period) ||
@@ -658,7 +642,7 @@ static int load_profile(const char *path, struct nsb_profile *p)
 		return -1;
 	p->icount = nsb_ctx_icount(ctx);
 	if (nsb_json_str(ctx, "nsbench_round") && !(p->round = nsb_round_key(ctx)))
-		return bad_at(path, 0, "out of memory");
+		return nsb_bad_at(path, 0, "out of memory");
 	return 0;
 }
 
@@ -669,7 +653,7 @@ static int load_file(struct nsb_prof_set *s, const char *path)
 		struct nsb_profile *np = realloc(s->p, cap * sizeof(*np));
 
 		if (!np)
-			return bad_at(path, 0, "out of memory");
+			return nsb_bad_at(path, 0, "out of memory");
 		s->p = np;
 		s->cap = cap;
 	}
@@ -693,7 +677,7 @@ static char **dir_profiles(const char *dir, size_t *n)
 
 	*n = 0;
 	if (!d) {
-		bad_at(dir, 0, "%s", strerror(errno));
+		nsb_bad_at(dir, 0, "%s", strerror(errno));
 		return NULL;
 	}
 	while ((e = readdir(d))) {
@@ -723,7 +707,7 @@ fail:
 	while (*n)
 		free(list[--*n]);
 	free(list);
-	bad_at(dir, 0, "out of memory");
+	nsb_bad_at(dir, 0, "out of memory");
 	return NULL;
 }
 
@@ -817,7 +801,7 @@ static int check_events(struct pool *pl, struct nsb_prof_cmp *c)
 			const struct nsb_profile *p = pl->p[k][i];
 
 			if (strcmp(p->event, c->event))
-				return bad_at(p->file, 0, "event '%s', but %s "
+				return nsb_bad_at(p->file, 0, "event '%s', but %s "
 					      "has '%s': refusing to pool",
 					      p->event, first->file, c->event);
 			if (p->period != c->period)

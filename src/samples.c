@@ -16,19 +16,6 @@
 
 const char *nsb_metric = "real_time";
 
-static int __attribute__((format(printf, 2, 3)))
-bad(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "nsbench: %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
 const char *nsb_json_type_name(const json_t *j)
 {
 	switch (json_typeof(j)) {
@@ -189,7 +176,7 @@ static int set_unit(struct nsb_side *side, const char *path, json_t *ctx)
 		return 0;
 	}
 	if (strcmp(side->unit, unit))
-		return bad(path, "context.nsbench_mode: time unit means "
+		return nsb_bad(path, "context.nsbench_mode: time unit means "
 			   "\"%s\" but %s has \"%s\"; refusing to mix",
 			   unit, side->unit_file, side->unit);
 	return 0;
@@ -220,15 +207,15 @@ static int check_time(const char *path, const char *where, const char *what,
 	double v;
 
 	if (!json_is_number(val))
-		return bad(path, "%s (%s): expected a number, got %s", where,
+		return nsb_bad(path, "%s (%s): expected a number, got %s", where,
 			   what, nsb_json_type_name(val));
 	v = json_number_value(val);
 	if (!(v > 0) || !isfinite(v))
-		return bad(path, "%s (%s): must be a positive finite number, "
+		return nsb_bad(path, "%s (%s): must be a positive finite number, "
 			   "got %g", where, what, v);
 	*ns = v * f;
 	if (!(*ns <= NSB_TIME_MAX))
-		return bad(path, "%s (%s): %g is %g ns, more than %g ns "
+		return nsb_bad(path, "%s (%s): %g is %g ns, more than %g ns "
 			   "(31 years): a wrong unit?", where, what, v, *ns,
 			   NSB_TIME_MAX);
 	return 0;
@@ -244,7 +231,7 @@ static int check_type(const char *path, json_t *o, const char *where,
 	if (!v || json_typeof(v) == want ||
 	    (want == JSON_TRUE && json_is_boolean(v)))
 		return 0;
-	return bad(path, "%s[%zu].%s (%s): expected %s, got %s", where, i,
+	return nsb_bad(path, "%s[%zu].%s (%s): expected %s, got %s", where, i,
 		   key, what, want_name, nsb_json_type_name(v));
 }
 
@@ -255,17 +242,17 @@ static int check_entry(const char *path, json_t *b, size_t i,
 	json_t *n = json_object_get(b, "name");
 
 	if (!json_is_object(b))
-		return bad(path, "benchmarks[%zu]: expected an object, got %s",
+		return nsb_bad(path, "benchmarks[%zu]: expected an object, got %s",
 			   i, nsb_json_type_name(b));
 	if (!n)
-		return bad(path, "benchmarks[%zu]: missing field 'name' "
+		return nsb_bad(path, "benchmarks[%zu]: missing field 'name' "
 			   "(string)", i);
 	if (!json_is_string(n))
-		return bad(path, "benchmarks[%zu].name: expected a string, got "
+		return nsb_bad(path, "benchmarks[%zu].name: expected a string, got "
 			   "%s", i, nsb_json_type_name(n));
 	*name = json_string_value(n);
 	if (!**name)
-		return bad(path, "benchmarks[%zu].name: empty", i);
+		return nsb_bad(path, "benchmarks[%zu].name: empty", i);
 	if (check_type(path, b, "benchmarks", i, "run_type", *name,
 		       JSON_STRING, "a string") ||
 	    check_type(path, b, "benchmarks", i, "error_occurred", *name,
@@ -276,7 +263,7 @@ static int check_entry(const char *path, json_t *b, size_t i,
 	*run_type = nsb_json_str(b, "run_type");
 	if (*run_type && strcmp(*run_type, "aggregate") &&
 	    strcmp(*run_type, "iteration"))
-		return bad(path, "benchmarks[%zu].run_type (%s): unknown "
+		return nsb_bad(path, "benchmarks[%zu].run_type (%s): unknown "
 			   "run_type '%s' (want iteration or aggregate)", i,
 			   *name, *run_type);
 	return 0;
@@ -289,14 +276,14 @@ static int entry_unit(const char *path, json_t *b, size_t i,
 	json_t *u = json_object_get(b, "time_unit");
 
 	if (!u)
-		return bad(path, "benchmarks[%zu] (%s): missing field "
+		return nsb_bad(path, "benchmarks[%zu] (%s): missing field "
 			   "'time_unit' (string)", i, name);
 	if (!json_is_string(u))
-		return bad(path, "benchmarks[%zu].time_unit (%s): expected a "
+		return nsb_bad(path, "benchmarks[%zu].time_unit (%s): expected a "
 			   "string, got %s", i, name, nsb_json_type_name(u));
 	*f = unit_to_ns(json_string_value(u));
 	if (!*f)
-		return bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
+		return nsb_bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
 			   "'%s' (want ns, us, ms or s)", i, name,
 			   json_string_value(u));
 	return 0;
@@ -316,11 +303,11 @@ static int check_other_time(const char *path, json_t *b, size_t i,
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
-		return bad(path, "benchmarks[%zu].%s (%s): expected a number, "
+		return nsb_bad(path, "benchmarks[%zu].%s (%s): expected a number, "
 			   "got %s", i, other, name, nsb_json_type_name(v));
 	if (!(json_number_value(v) >= 0) ||
 	    !isfinite(json_number_value(v)))
-		return bad(path, "benchmarks[%zu].%s (%s): must be a finite "
+		return nsb_bad(path, "benchmarks[%zu].%s (%s): must be a finite "
 			   "number >= 0, got %g", i, other, name,
 			   json_number_value(v));
 	return 0;
@@ -352,7 +339,7 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 	metric = side->metric ? side->metric : nsb_metric;
 	val = json_object_get(b, metric);
 	if (!val)
-		return bad(path, "benchmarks[%zu] (%s): missing field '%s'",
+		return nsb_bad(path, "benchmarks[%zu] (%s): missing field '%s'",
 			   i, name, metric);
 	snprintf(where, sizeof(where), "benchmarks[%zu].%s", i, metric);
 	if (!json_is_number(val))
@@ -381,12 +368,12 @@ static int check_context(const char *path, json_t *ctx)
 	if (!ctx)
 		return 0;
 	if (!json_is_object(ctx))
-		return bad(path, "field 'context': expected an object, got %s",
+		return nsb_bad(path, "field 'context': expected an object, got %s",
 			   nsb_json_type_name(ctx));
 	for (i = 0; i < NSB_ARRAY_SIZE(keys); i++) {
 		v = json_object_get(ctx, keys[i]);
 		if (v && !json_is_string(v))
-			return bad(path, "context.%s: expected a string, got "
+			return nsb_bad(path, "context.%s: expected a string, got "
 				   "%s", keys[i], nsb_json_type_name(v));
 	}
 	return 0;
@@ -402,12 +389,12 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 	int ret = 0;
 
 	if (!json_is_array(arr))
-		return bad(path, "field 'benchmarks': expected an array, got %s",
+		return nsb_bad(path, "field 'benchmarks': expected an array, got %s",
 			   arr ? nsb_json_type_name(arr) : "nothing");
 	if (check_context(path, ctx))
 		return -1;
 	if (!json_array_size(arr))
-		return bad(path, "no benchmarks in 'benchmarks'");
+		return nsb_bad(path, "no benchmarks in 'benchmarks'");
 	if (set_unit(side, path, ctx))
 		return -1;
 	complete = nsb_json_str(ctx, "nsbench_complete");
@@ -422,7 +409,7 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 	}
 	free(round);
 	if (ret >= 0 && !used)
-		return bad(path, "no samples: all %zu entries are aggregates "
+		return nsb_bad(path, "no samples: all %zu entries are aggregates "
 			   "(run_type \"aggregate\"); nsbench needs the "
 			   "repetitions themselves", json_array_size(arr));
 	return ret < 0 ? ret : 0;
@@ -437,10 +424,10 @@ static int hf_seconds(const char *path, json_t *r, size_t i, const char *key,
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
-		return bad(path, "results[%zu].%s (%s): expected a number, got "
+		return nsb_bad(path, "results[%zu].%s (%s): expected a number, got "
 			   "%s", i, key, cmd, nsb_json_type_name(v));
 	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
-		return bad(path, "results[%zu].%s (%s): must be a finite number "
+		return nsb_bad(path, "results[%zu].%s (%s): must be a finite number "
 			   ">= 0, got %g", i, key, cmd, json_number_value(v));
 	return 0;
 }
@@ -453,11 +440,11 @@ static int hf_times(const char *path, json_t *r, size_t i, const char *cmd)
 	double ns;
 
 	if (!json_is_array(times))
-		return bad(path, "results[%zu].times (%s): expected an array of "
+		return nsb_bad(path, "results[%zu].times (%s): expected an array of "
 			   "seconds, got %s (hyperfine >= 1.10 exports it)", i,
 			   cmd, times ? nsb_json_type_name(times) : "nothing");
 	if (!json_array_size(times))
-		return bad(path, "results[%zu].times (%s): no runs", i, cmd);
+		return nsb_bad(path, "results[%zu].times (%s): no runs", i, cmd);
 	json_array_foreach(times, j, t) {
 		snprintf(where, sizeof(where), "results[%zu].times[%zu]", i, j);
 		if (check_time(path, where, cmd, t, 1e9, &ns))
@@ -475,14 +462,14 @@ static int hf_exit_codes(const char *path, json_t *r, size_t i,
 	if (!codes)
 		return 0;
 	if (!json_is_array(codes))
-		return bad(path, "results[%zu].exit_codes (%s): expected an "
+		return nsb_bad(path, "results[%zu].exit_codes (%s): expected an "
 			   "array, got %s", i, cmd, nsb_json_type_name(codes));
 	if (json_array_size(codes) != n)
-		return bad(path, "results[%zu].exit_codes (%s): %zu exit codes "
+		return nsb_bad(path, "results[%zu].exit_codes (%s): %zu exit codes "
 			   "for %zu runs", i, cmd, json_array_size(codes), n);
 	json_array_foreach(codes, j, c)
 		if (!json_is_integer(c) && !json_is_null(c))
-			return bad(path, "results[%zu].exit_codes[%zu] (%s): "
+			return nsb_bad(path, "results[%zu].exit_codes[%zu] (%s): "
 				   "expected an integer or null, got %s", i, j,
 				   cmd, nsb_json_type_name(c));
 	return 0;
@@ -494,25 +481,25 @@ int nsb_hyperfine_check(const char *path, json_t *r, size_t i)
 	const char *c, *key;
 
 	if (!json_is_object(r))
-		return bad(path, "results[%zu]: expected an object, got %s", i,
+		return nsb_bad(path, "results[%zu]: expected an object, got %s", i,
 			   nsb_json_type_name(r));
 	if (!json_is_string(cmd))
-		return bad(path, "results[%zu].command: expected a string, got "
+		return nsb_bad(path, "results[%zu].command: expected a string, got "
 			   "%s", i, cmd ? nsb_json_type_name(cmd) : "nothing");
 	c = json_string_value(cmd);
 	if (!*c)
-		return bad(path, "results[%zu].command: empty", i);
+		return nsb_bad(path, "results[%zu].command: empty", i);
 	if (hf_times(path, r, i, c) || hf_exit_codes(path, r, i, c) ||
 	    hf_seconds(path, r, i, "user", c) ||
 	    hf_seconds(path, r, i, "system", c))
 		return -1;
 	params = json_object_get(r, "parameters");
 	if (params && !json_is_object(params))
-		return bad(path, "results[%zu].parameters (%s): expected an "
+		return nsb_bad(path, "results[%zu].parameters (%s): expected an "
 			   "object, got %s", i, c, nsb_json_type_name(params));
 	json_object_foreach(params, key, v)
 		if (!json_is_string(v))
-			return bad(path, "results[%zu].parameters.%s (%s): "
+			return nsb_bad(path, "results[%zu].parameters.%s (%s): "
 				   "expected a string, got %s", i, key, c,
 				   nsb_json_type_name(v));
 	return 0;
@@ -524,10 +511,10 @@ int nsb_hyperfine_results(const char *path, json_t *root, json_t **results)
 
 	*results = arr;
 	if (!json_is_array(arr))
-		return bad(path, "field 'results': expected an array, got %s",
+		return nsb_bad(path, "field 'results': expected an array, got %s",
 			   arr ? nsb_json_type_name(arr) : "nothing");
 	if (!json_array_size(arr))
-		return bad(path, "no results in hyperfine 'results'");
+		return nsb_bad(path, "no results in hyperfine 'results'");
 	return 0;
 }
 
@@ -617,20 +604,20 @@ int nsb_side_load(struct nsb_side *side, const char *path)
 	if (!root)
 		return -1;
 	if (!json_is_object(root)) {
-		ret = bad(path, "expected a JSON object, got %s",
+		ret = nsb_bad(path, "expected a JSON object, got %s",
 			  nsb_json_type_name(root));
 	} else if (json_object_get(root, "benchmarks")) {
 		ret = load_gbench(side, path, root);
 	} else if (json_object_get(root, "results")) {
 		ret = load_hyperfine(side, path, root);
 	} else {
-		ret = bad(path, "neither Google Benchmark ('benchmarks') nor "
+		ret = nsb_bad(path, "neither Google Benchmark ('benchmarks') nor "
 			  "hyperfine ('results') JSON");
 	}
 	if (!ret)
 		ret = add_file(side, path, json_object_get(root, "context"));
 	if (ret == -ENOMEM)
-		bad(path, "out of memory");
+		nsb_bad(path, "out of memory");
 	json_decref(root);
 	return ret ? -1 : 0;
 }
