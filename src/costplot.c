@@ -74,28 +74,18 @@ static int write_data(FILE *f, json_t *rows, int from, int to)
 	return n;
 }
 
-static int render(const char *dir, const char *out, const char *fmt,
-		  const char *data, const char *templates, int nrows,
-		  const char *title, bool icount)
-{
-	struct nsb_gp_args a = {
-		.kind = "costs", .outfile = out, .datafile = data,
-		.title = title, .unit = icount ? "instructions" : "ns",
-	};
-
-	return nsb_gp_run_rows(dir, templates, &a, fmt, 120 + 24 * nrows, nrows,
-			       WHO);
-}
-
 /* Part p of np, per rows each: rows p * per.. in svg and png. */
 static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
 		      int per, const char *out_dir, const char *stem,
 		      const char *templates)
 {
-	static const char *const fmts[] = { "svg", "png" };
 	bool icount = json_is_true(json_object_get(root, "icount"));
-	char *data = NULL, name[32], suffix[16] = "", title[128], *out;
-	int i, ret = -1, rows = n - p * per;
+	char *data = NULL, *base = NULL, name[32], suffix[16] = "", title[128];
+	struct nsb_gp_args a = {
+		.kind = "costs", .title = title,
+		.unit = icount ? "instructions" : "ns",
+	};
+	int ret = -1, rows = n - p * per;
 	FILE *f;
 
 	if (rows > per)
@@ -115,18 +105,12 @@ static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
 		snprintf(title + strlen(title), sizeof(title) - strlen(title),
 			 " (%d of %d)", p + 1, np);
 	}
-	for (i = 0; i < 2; i++) {
-		if (asprintf(&out, "%s/%s-costs%s.%s", out_dir, stem, suffix,
-			     fmts[i]) < 0)
-			goto out;
-		ret = render(tmp, out, fmts[i], data, templates, rows, title,
-			     icount);
-		if (!ret)
-			printf("%s\n", out);
-		free(out);
-		if (ret)
-			goto out;
-	}
+	if (asprintf(&base, "%s/%s-costs%s", out_dir, stem, suffix) < 0)
+		goto out;
+	a.datafile = data;
+	ret = nsb_gp_plot_rows(tmp, templates, &a, base, 120 + 24 * rows, rows,
+			       WHO);
+	free(base);
 out:
 	free(data);
 	return ret;

@@ -305,25 +305,45 @@ out:
 	return ret;
 }
 
-int nsb_gp_run_rows(const char *dir, const char *templates,
-		    struct nsb_gp_args *a, const char *fmt, int height,
-		    int nrows, const char *who)
+static int plot_rows_as(const char *dir, const char *templates,
+			struct nsb_gp_args *a, const char *out_base,
+			const char *fmt, int height, int nrows, const char *who)
 {
-	char *vars = NULL, name[32];
+	char *vars = NULL, *out = NULL, name[32];
 	int ret = -1;
 	FILE *f;
 
+	if (asprintf(&out, "%s.%s", out_base, fmt) < 0)
+		return -1;
 	snprintf(name, sizeof(name), "vars-%s.gp", fmt);
 	f = nsb_gp_create(dir, name, &vars);
 	if (!f)
-		return -1;
+		goto out;
 	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
 		fmt, height, nrows);
 	if (!fclose(f)) {
 		a->vars = vars;
+		a->outfile = out;
 		ret = nsb_gp_run(templates, a, who, NULL);
+		if (!ret)
+			printf("%s\n", out);
 	}
 	unlink(vars);
 	free(vars);
+out:
+	free(out);
 	return ret;
+}
+
+int nsb_gp_plot_rows(const char *dir, const char *templates,
+		     struct nsb_gp_args *a, const char *out_base, int height,
+		     int nrows, const char *who)
+{
+	static const char *const fmts[] = { "svg", "png" };
+
+	for (size_t i = 0; i < NSB_ARRAY_SIZE(fmts); i++)
+		if (plot_rows_as(dir, templates, a, out_base, fmts[i], height,
+				 nrows, who))
+			return -1;
+	return 0;
 }

@@ -61,27 +61,17 @@ static int write_data(FILE *f, json_t *b)
 	return n;
 }
 
-static int render(const char *tmp, const char *out, const char *fmt,
-		  const char *data, const char *templates, int nrows,
-		  const char *title, const char *unit)
-{
-	struct nsb_gp_args a = {
-		.kind = "profile", .outfile = out, .datafile = data,
-		.title = title, .unit = unit,
-	};
-
-	return nsb_gp_run_rows(tmp, templates, &a, fmt, 140 + 24 * nrows, nrows,
-			       WHO);
-}
-
 /* One benchmark: <stem>-profile-<name>.{svg,png}. */
 static int plot_one(const char *tmp, json_t *b, int k, const char *out_dir,
 		    const char *stem, const char *templates)
 {
-	static const char *const fmts[] = { "svg", "png" };
 	const char *name = nsb_json_str(b, "benchmark") ?: "?";
-	char *data = NULL, dname[32], part[128], title[300], *out;
-	int i, n, ret = -1;
+	char *data = NULL, *base = NULL, dname[32], part[128], title[300];
+	struct nsb_gp_args a = {
+		.kind = "profile", .title = title,
+		.unit = nsb_json_str(b, "unit") ?: "insn",
+	};
+	int n, ret = -1;
 	FILE *f;
 
 	snprintf(dname, sizeof(dname), "profile-%d.dat", k);
@@ -96,18 +86,11 @@ static int plot_one(const char *tmp, json_t *b, int k, const char *out_dir,
 		 (long long)json_integer_value(json_object_get(b, "rounds")));
 	nsb_gp_clean(title);
 	nsb_gp_file_part(part, sizeof(part), name);
-	for (i = 0; i < 2; i++) {
-		if (asprintf(&out, "%s/%s-profile-%s.%s", out_dir, stem, part,
-			     fmts[i]) < 0)
-			goto out;
-		ret = render(tmp, out, fmts[i], data, templates, n, title,
-			     nsb_json_str(b, "unit") ?: "insn");
-		if (!ret)
-			printf("%s\n", out);
-		free(out);
-		if (ret)
-			goto out;
-	}
+	if (asprintf(&base, "%s/%s-profile-%s", out_dir, stem, part) < 0)
+		goto out;
+	a.datafile = data;
+	ret = nsb_gp_plot_rows(tmp, templates, &a, base, 140 + 24 * n, n, WHO);
+	free(base);
 out:
 	free(data);
 	return ret;
