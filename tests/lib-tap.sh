@@ -1,11 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lib-tap.sh — TAP for nsbench's shell tests (sourced):
+#	tap_plan N		the plan up front (else tap_done prints it)
 #	ok $? "what held"	one test point from an exit status
-#	tap_done		the plan, and exit 1 if any point failed
+#	skip [N] WHY		one (or N) test points skipped
+#	diag [FILE...]		lines (of stdin or the files) as TAP comments
+#	skip_all WHY		the whole script skipped, exit 0
+#	need CMD "package"	skip_all unless CMD is on PATH
+#	need_guest		skip_all unless guests can be built and booted
+#	tap_done		the plan if not given, exit 1 if a point failed
 
 n=0
 fail=0
+planned=0
+
+tap_plan() {
+	echo "1..$1"
+	planned=1
+}
 
 ok() {
 	n=$((n + 1))
@@ -17,7 +29,44 @@ ok() {
 	fi
 }
 
+skip() {
+	local k=1
+
+	if [ $# -ge 2 ]; then
+		k=$1
+		shift
+	fi
+	while [ "$k" -gt 0 ]; do
+		n=$((n + 1))
+		echo "ok $n # SKIP $1"
+		k=$((k - 1))
+	done
+}
+
+diag() {
+	sed 's/^/# /' "$@"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+need() {
+	command -v "$1" >/dev/null || skip_all "$2 not installed"
+}
+
+# What every guest test needs: a kernel source to build and QEMU, busybox
+# for the initramfs.  NSB_SKIP_KERNEL=1 skips them all.
+need_guest() {
+	[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
+	[ -r /usr/src/linux-source-6.1.tar.xz ] ||
+		skip_all "linux-source-6.1 not installed"
+	need qemu-system-x86_64 qemu-system-x86
+	need busybox busybox-static
+}
+
 tap_done() {
-	echo "1..$n"
+	[ "$planned" = 1 ] || echo "1..$n"
 	exit $fail
 }

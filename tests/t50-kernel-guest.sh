@@ -16,36 +16,12 @@ set -u
 {
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-n=0
-failed=0
+. "$top/tests/lib-tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	sed 's/^/# /' "$@"
-}
-
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
-[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 not installed"
-command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
-command -v busybox >/dev/null || skip_all "busybox-static not installed"
-
-echo "1..16"
+need_guest
+tap_plan 16
 
 # 1: a patch that does not apply names the patch and the hunk.
 mkdir -p "$tmp/bad"
@@ -197,6 +173,5 @@ el=$(($(date +%s) - t0))
 ok $? "init exiting reported as an error in ${el} s"
 tail -n 1 "$tmp/exit.err" | diag
 
-exit $((failed > 0))
-exit
+tap_done
 }

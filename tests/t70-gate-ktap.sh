@@ -13,21 +13,7 @@ FIX=$(dirname "$0")/fixtures/history
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 H="--history=$tmp/history.jsonl"
-n=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
+. "$(dirname "$0")/lib-tap.sh"
 
 # run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {
@@ -148,9 +134,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	grep -q 'change +4.0' "$tmp/plots/trend-fix_exec_step.svg"
 	ok $? "trend plot: the change point is marked"
 else
-	skip "gnuplot not installed"
-	skip "gnuplot not installed"
-	skip "gnuplot not installed"
+	skip 3 "gnuplot not installed"
 fi
 
-echo "1..$n"
+tap_done

@@ -18,16 +18,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 H="--history=$tmp/history.jsonl"
 
-# skip N REASON: N points that cannot run here.
-skip() {
-	k=$1
-	while [ "$k" -gt 0 ]; do
-		n=$((n + 1))
-		echo "ok $n # SKIP $2"
-		k=$((k - 1))
-	done
-}
-
 "$NSB" history append "$H" "$FIX/icount-base.json" >/dev/null &&
 	"$NSB" history accept "$H" icount-base >/dev/null
 ok $? "a history with an accepted base run"

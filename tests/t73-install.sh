@@ -27,11 +27,6 @@ mk() {
 		O="$build" SANITIZE=$san "$@" >>"$tmp/make.log" 2>&1
 }
 
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
-
 mk install PREFIX=/usr DESTDIR="$root" || sed 's/^/# /' "$tmp/make.log"
 [ -x "$root/usr/bin/nsbench" ]
 ok $? "make install PREFIX=/usr DESTDIR=$root"

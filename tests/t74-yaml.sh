@@ -20,15 +20,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 lava=$top/contrib/lava/nsbench-lava.sh
 
-skip() {
-	k=$1
-	while [ "$k" -gt 0 ]; do
-		n=$((n + 1))
-		echo "ok $n # SKIP $2"
-		k=$((k - 1))
-	done
-}
-
 # --- yamllint ------------------------------------------------------------
 if command -v yamllint >/dev/null; then
 	yamllint -s -c "$top/contrib/.yamllint" "$top/contrib" >"$tmp/lint" 2>&1

@@ -18,24 +18,14 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 od=$top/scripts/kernel/objdiff.sh
 NSB_CACHE=${NSB_CACHE:-/var/cache/nsbench}
-n=0
+. "$top/tests/lib-tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-command -v objdump >/dev/null || { echo "1..0 # SKIP objdump not installed"; exit 0; }
-command -v python3 >/dev/null || { echo "1..0 # SKIP python3 not installed"; exit 0; }
-command -v gcc >/dev/null || { echo "1..0 # SKIP gcc not installed"; exit 0; }
-echo "1..7"
+need objdump binutils
+need python3 python3
+need gcc gcc
+tap_plan 7
 
 # obj NAME EXTRA-IN-F EXTRA-IN-H: a small static program; f has a branch
 # to the insertion point and a loop after it, so jump targets move.
@@ -116,8 +106,8 @@ if [ -f "$kA/vmlinux" ] && [ -f "$kB/vmlinux" ]; then
 	grep -c 'instructions per pass' "$tmp/out" | grep -qx 4
 	ok $? "vmlinux: four calibrated functions"
 else
-	skip "vmlinux: calibration vs stock" "no cached stock + calibration kernel for the current series (make validate builds them)"
-	skip "vmlinux: four calibrated functions" "no cached kernels"
+	skip "vmlinux: calibration vs stock: no cached stock + calibration kernel for the current series (make validate builds them)"
+	skip "vmlinux: four calibrated functions: no cached kernels"
 fi
-exit 0
+tap_done
 }

@@ -22,32 +22,14 @@ set -u
 {
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-n=0
+. "$top/tests/lib-tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
-[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 not installed"
-command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
-command -v busybox >/dev/null || skip_all "busybox-static not installed"
-command -v checkpolicy >/dev/null || skip_all "checkpolicy not installed"
-command -v mkfs.ext4 >/dev/null || skip_all "e2fsprogs not installed"
-
-echo "1..14"
+need_guest
+need checkpolicy checkpolicy
+need mkfs.ext4 e2fsprogs
+tap_plan 14
 
 cfg=$top/kernel-patches/configs
 kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles \
@@ -117,5 +99,5 @@ sys.exit(1 if bad or not rows else 0)
 PY
 	ok $? "$l: sys/lsm rows pass their label preconditions in the guest"
 done
-
+tap_done
 }

@@ -21,16 +21,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-skip_all() {
-	echo "1..0 # SKIP $1"
-	exit 0
-}
-
-[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
-[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 not installed"
-command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86 not installed"
-command -v busybox >/dev/null || skip_all "busybox-static not installed"
-command -v perf >/dev/null || skip_all "perf not installed"
+need_guest
+need perf linux-perf
 build=${NSB_BUILD:-$top/build}
 case "$build" in /*) ;; *) build=$top/$build ;; esac
 [ -x "$build/nsbench" ] || skip_all "$build/nsbench not built"

@@ -13,16 +13,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${NSB_AB_ROUNDS:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$top/tests/lib-tap.sh"
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-
-[ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "1..0 # SKIP no linux-source-6.1"; exit 0; }
-command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
-echo "1..6"
+need_guest
+need jq jq
+tap_plan 6
 
 # ab OUT ARGS...: one ab.sh run, quietly.
 ab() {
@@ -50,3 +45,4 @@ ok $? "A/A residual within 1 virtual ns per fork+exec"
 [ -f "$tmp/aa/manifest.json" ] &&
 	[ "$(jq -r .A.key "$tmp/aa/manifest.json")" != "$(jq -r .B.key "$tmp/aa/manifest.json")" ]
 ok $? "A/A sides are separate builds (different cache keys)"
+tap_done

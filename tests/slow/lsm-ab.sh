@@ -17,17 +17,12 @@ rounds=${NSB_AB_ROUNDS:-2}
 nsb=${NSB_BUILD:-$top/build}/nsbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$top/tests/lib-tap.sh"
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-
-[ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "1..0 # SKIP no linux-source-6.1"; exit 0; }
-command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
-command -v checkpolicy >/dev/null || { echo "1..0 # SKIP checkpolicy not installed"; exit 0; }
-echo "1..10"
+need_guest
+need jq jq
+need checkpolicy checkpolicy
+tap_plan 10
 
 for l in selinux smack; do
 	out=$tmp/$l
@@ -52,3 +47,4 @@ for l in selinux smack; do
 	[ $? -le 1 ] && grep -q "sys/lsm/$l/" "$out.cmp"
 	ok $? "$l: in-boot A/B of the $l switch compares"
 done
+tap_done

@@ -17,20 +17,14 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$top/tests/lib-tap.sh"
 
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
-
-[ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "1..0 # SKIP no linux-source-6.1"; exit 0; }
-command -v qemu-system-x86_64 >/dev/null || { echo "1..0 # SKIP qemu-system-x86 not installed"; exit 0; }
-command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+need_guest
+need jq jq
 build=${NSB_BUILD:-$top/build}
 bench=${NSB_VALIDATE_BENCH:-$build/bench/nsbench-bench}
-[ -x "$bench" ] || { echo "1..0 # SKIP no $bench (make)"; exit 0; }
-echo "1..6"
+[ -x "$bench" ] || skip_all "no $bench (make)"
+tap_plan 6
 
 form=--quick rows=1
 [ "${NSB_VALIDATE_FULL:-0}" = 1 ] && form='' rows=6
@@ -51,5 +45,5 @@ ok $? "ASLR off in every results file; command lines identical per round"
 grep -q 'initramfs: one image for all .*: yes' "$tmp/v/report.txt" &&
 	grep -q 'shared by both sides and by the A/B and A/A runs: yes' "$tmp/v/report.txt"
 ok $? "one initramfs for every boot; one seed per round on both sides"
-exit 0
+tap_done
 }
