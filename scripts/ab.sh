@@ -151,15 +151,6 @@ number() {
 	[ ${#2} -le 9 ] || die "$1 is too large: '$2'"
 }
 
-series_dir() {
-	case "$1" in
-	none|stock) return 0 ;;
-	*/*) [ -f "$1/series" ] || die "series '$1': $1/series not found" ;;
-	*) [ -f "$top/kernel-patches/$1/series" ] ||
-		die "series '$1': kernel-patches/$1/series not found ($(cd "$top/kernel-patches" && ls -d */ | tr -d / | tr '\n' ' '))" ;;
-	esac
-}
-
 if [ "$merge" = 0 ]; then
 	case "$mode" in auto|icount|tcg|kvm) ;;
 	*) die "--mode must be auto, icount, tcg or kvm, not '$mode'" ;; esac
@@ -183,8 +174,8 @@ if [ "$merge" = 0 ]; then
 	elif [ "$stock" = 1 ]; then
 		die "--stock goes with --checks"
 	fi
-	series_dir "$base"
-	series_dir "$series"
+	series_dir "$top" "$base" >/dev/null || exit 1
+	series_dir "$top" "$series" >/dev/null || exit 1
 	[ -z "$ksrc" ] || [ -d "$ksrc" ] || die "--ksrc '$ksrc' is not a directory"
 	[ -z "$bootfile" ] || [ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
 	for ((i = 1; i < ${#frags[@]}; i += 2)); do

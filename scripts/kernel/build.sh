@@ -108,11 +108,9 @@ ref=${ref:-HEAD}
 # patch git can parse (patch --dry-run needs the tree: at apply time).
 patches=()
 read_series() {
-	local dir=$top/kernel-patches/$series line name opt extra p err
-	case "$series" in none|stock) return 0 ;; */*) dir=$series ;; esac
-	[ -d "$dir" ] ||
-		die "series '$series': no directory $dir (none, stock, a name under kernel-patches/ or a path with a '/')"
-	[ -f "$dir/series" ] || die "series '$series': $dir/series not found"
+	local dir line name opt extra p err
+	dir=$(series_dir "$top" "$series") || exit 1
+	[ -n "$dir" ] || return 0
 	dir=$(cd "$dir" && pwd)
 	while IFS= read -r line || [ -n "$line" ]; do
 		# quilt format: one patch per line, '#' comments, -p1 only.

@@ -12,6 +12,24 @@ die() {
 	exit 1
 }
 
+# series_dir TOP NAME: the directory of patch series NAME (nothing for
+# none and stock): kernel-patches/NAME (calibration, calibration/layout),
+# else NAME as a path (a series of the user's own, relative or absolute).
+series_dir() {
+	case "$2" in
+	none|stock) return 0 ;;
+	esac
+	if [ -f "$1/kernel-patches/$2/series" ]; then
+		echo "$1/kernel-patches/$2"
+	elif [ -f "$2/series" ]; then
+		echo "$2"
+	elif [ -d "$2" ]; then
+		die "series '$2': $2/series not found"
+	else
+		die "series '$2': not under kernel-patches/ nor a directory (none, stock, $(cd "$1/kernel-patches" && ls -- */series */*/series | sed 's|/series$||' | tr '\n' ' ')or a directory with a series file)"
+	fi
+}
+
 # need_value OPT NARGS: an option written "OPT VALUE" has its value
 # (NARGS: the "$#" where OPT is $1).
 need_value() {
