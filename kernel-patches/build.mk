@@ -29,11 +29,10 @@ kernels:
 	$(Q)scripts/kernel/build.sh --series $(BASE) >/dev/null
 	$(Q)scripts/kernel/build.sh --series $(SERIES) >/dev/null
 
-initramfs: $(O)/bench/nsbench-bench
-	@mkdir -p $(O)/guest
+initramfs: $(O)/bench/nsbench-bench $(O)/guest/nsb-guest $(O)/guest/nsb-lsm
 	$(call msg,CPIO,$(O)/guest/initramfs.cpio)scripts/guest/mkinitramfs.sh \
 		--plan $(PLAN) --out $(O)/guest/initramfs.cpio \
-		--bench $(O)/bench/nsbench-bench
+		--guest $(O)/guest/nsb-guest --bench $(O)/bench/nsbench-bench
 
 ab: deps build-all
 	$(Q)scripts/ab.sh --base $(BASE) --series $(SERIES) --mode $(MODE) \

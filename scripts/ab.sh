@@ -306,7 +306,8 @@ if [ "$merge" = 0 ]; then
 	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 	initrd=$out/initramfs.cpio
 	"$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
-		${bench:+--bench "$bench"} $perf $lsm
+		--guest "$build/guest/nsb-guest" ${bench:+--bench "$bench"} \
+		$perf $lsm
 	cp "$plan" "$out/plan"
 
 	if [ -n "$bootfile" ]; then

@@ -6,8 +6,8 @@
 #
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
-# nsb-guest (static), nsbench-bench with the libraries ldd resolves and the
-# dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
+# nsb-guest (static; make builds it: --guest BIN, else $NSB_BUILD/guest),
+# nsbench-bench with the libraries ldd resolves and the dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
 # the plan; with --perf also perf (software events only here: no PMU),
 # ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
 # scripts/guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
@@ -49,8 +49,19 @@ done
 [ -n "$out" ] || die "--out FILE is required"
 [ -z "$bench" ] || { [ -f "$bench" ] && [ -x "$bench" ]; } ||
 	die "--bench '$bench' is not executable"
-[ -z "$guest" ] || { [ -f "$guest" ] && [ -x "$guest" ]; } ||
+# The guest's static programs are make targets (scripts/guest/build.mk),
+# in $NSB_BUILD/guest unless --guest names nsb-guest elsewhere; nsb-lsm
+# sits beside it.
+if [ -z "$guest" ]; then
+	build=${NSB_BUILD:-$top/build}
+	case "$build" in /*) ;; *) build=$PWD/$build ;; esac
+	guest=$build/guest/nsb-guest
+	[ -x "$guest" ] || die "no $guest (make builds it)"
+fi
+{ [ -f "$guest" ] && [ -x "$guest" ]; } ||
 	die "--guest '$guest' is not executable"
+lsm_bin=$(dirname "$guest")/nsb-lsm
+[ "$lsm" = 0 ] || [ -x "$lsm_bin" ] || die "--lsm: no $lsm_bin (make builds it)"
 mkdir -p "$(dirname "$out")" || die "--out: cannot create $(dirname "$out")"
 
 # static BIN: true if BIN has no dynamic loader (ldd says so).
@@ -110,19 +121,6 @@ for a in $applets; do
 	[ "$a" = busybox ] || ln -s busybox "$stage/bin/$a"
 done
 
-if [ -z "$guest" ]; then
-	guest=$NSB_CACHE/guest/nsb-guest
-	mkdir -p "$(dirname "$guest")"
-	if [ ! -x "$guest" ] || [ "$here/nsb-guest.c" -nt "$guest" ]; then
-		# Concurrent runs (parallel test suites) each build their own
-		# temporary and rename it: the last one wins, none sees half.
-		gtmp=$(mktemp "$guest.XXXXXX")
-		gcc -std=gnu11 -O2 -Wall -Wextra -static -o "$gtmp" \
-			"$here/nsb-guest.c" || { rm -f "$gtmp"; die "cannot build nsb-guest"; }
-		chmod 755 "$gtmp"
-		mv "$gtmp" "$guest"
-	fi
-fi
 cp "$guest" "$stage/bin/nsb-guest"
 
 [ -z "$bench" ] || copy_bin "$bench"
@@ -147,9 +145,7 @@ if [ "$lsm" = 1 ]; then
 	"$here/lsm/build-selinux-policy.sh" --out "$stage/lsm/selinux.policy" ||
 		die "--lsm: the SELinux policy did not build"
 	cp "$here/lsm/smack.rules" "$here/lsm/setup.sh" "$stage/lsm/"
-	gcc -std=gnu11 -O2 -Wall -Wextra -static -I"$top" \
-		-o "$stage/bin/nsb-lsm" "$here/lsm/nsb-lsm.c" \
-		"$top/workloads/lsmfuse.c" || die "cannot build nsb-lsm"
+	cp "$lsm_bin" "$stage/bin/nsb-lsm"
 	# The image's files (labels are set in the guest, where the LSM is).
 	head -c 4096 /dev/zero >"$stage/lsm/src/file"
 	mkdir -p "$stage/lsm/src/d"

@@ -22,7 +22,6 @@
  * It lets the pipeline test itself before, and independently of, the
  * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
 #include <stdio.h>
