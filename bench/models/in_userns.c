@@ -55,29 +55,6 @@ static int64_t now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * The walks take ~1 ns a level: the form is folded into each loop
- * (always_inline with a constant) rather than tested per walk.
- */
-#define WITH_FORM(form, call)						\
-	do {								\
-		if ((form) == FORM_2015)				\
-			call(FORM_2015);				\
-		else							\
-			call(FORM_NOW);					\
-	} while (0)
-
-static __attribute__((always_inline)) inline void
-hot_loop(struct gb_state *s, enum form form,
-	 const struct user_namespace *leaf,
-	 const struct user_namespace *target)
-{
-	gb_for_each_iteration(s) {
-		gb_do_not_optimize(leaf);
-		gb_do_not_optimize(walk(form, leaf, target));
-	}
-}
-
 static void run_hot(struct gb_state *s, enum form form, enum outcome outcome)
 {
 	const struct user_namespace *target = target_of(outcome);
@@ -94,29 +71,11 @@ static void run_hot(struct gb_state *s, enum form form, enum outcome outcome)
 		ns_chain_free(&chain);
 		return;
 	}
-#define HOT(f) hot_loop(s, f, leaf, target)
-	WITH_FORM(form, HOT);
-#undef HOT
-	ns_chain_free(&chain);
-}
-
-static __attribute__((always_inline)) inline void
-cold_loop(struct gb_state *s, enum form form, struct ns_chain *chains,
-	  const struct user_namespace *target)
-{
 	gb_for_each_iteration(s) {
-		int64_t t0, t1;
-		int found = 0;
-
-		for (int i = 0; i < COLD_CHAINS; i++)
-			ns_chain_flush(&chains[i]);
-		t0 = now_ns();
-		for (int i = 0; i < COLD_CHAINS; i++)
-			found += walk(form, ns_chain_leaf(&chains[i]), target);
-		t1 = now_ns();
-		gb_do_not_optimize(found);
-		gb_set_iteration_time(s, (t1 - t0) * 1e-9 / COLD_CHAINS);
+		gb_do_not_optimize(leaf);
+		gb_do_not_optimize(walk(form, leaf, target));
 	}
+	ns_chain_free(&chain);
 }
 
 static void run_cold(struct gb_state *s, enum form form, enum outcome outcome)
@@ -133,37 +92,54 @@ static void run_cold(struct gb_state *s, enum form form, enum outcome outcome)
 		gb_error(s, "cannot map the spread namespace chains");
 		goto out;
 	}
-#define COLD(f) cold_loop(s, f, chains, target)
-	WITH_FORM(form, COLD);
-#undef COLD
+	gb_for_each_iteration(s) {
+		int64_t t0, t1;
+		int found = 0;
+
+		for (int i = 0; i < COLD_CHAINS; i++)
+			ns_chain_flush(&chains[i]);
+		t0 = now_ns();
+		for (int i = 0; i < COLD_CHAINS; i++)
+			found += walk(form, ns_chain_leaf(&chains[i]), target);
+		t1 = now_ns();
+		gb_do_not_optimize(found);
+		gb_set_iteration_time(s, (t1 - t0) * 1e-9 / COLD_CHAINS);
+	}
 out:
 	while (built--)
 		ns_chain_free(&chains[built]);
 }
 
-/* The family as data: every form x cache x outcome. */
-struct variant {
-	enum form form;
-	bool cold;
-	enum outcome outcome;
-};
+/*
+ * The family as data: one list of variants gives each its function and
+ * its table row.  The walks take ~1 ns a level, so every variant keeps a
+ * function of its own with form and outcome constant (folded into the
+ * loop, as a kernel build folds them), not a test per walk.
+ */
+#define IN_USERNS_VARIANTS(X)						\
+	X(2015, hot, HIT) X(2015, hot, MISS)				\
+	X(2015, cold, HIT) X(2015, cold, MISS)				\
+	X(NOW, hot, HIT) X(NOW, hot, MISS)				\
+	X(NOW, cold, HIT) X(NOW, cold, MISS)
 
-static const struct variant variants[] = {
-	{ FORM_2015, false, HIT }, { FORM_2015, false, MISS },
-	{ FORM_2015, true, HIT }, { FORM_2015, true, MISS },
-	{ FORM_NOW, false, HIT }, { FORM_NOW, false, MISS },
-	{ FORM_NOW, true, HIT }, { FORM_NOW, true, MISS },
-};
-
-static void bm(struct gb_state *s)
-{
-	const struct variant *v = gb_data(s);
-
-	if (v->cold)
-		run_cold(s, v->form, v->outcome);
-	else
-		run_hot(s, v->form, v->outcome);
+#define FUNCTION(f, c, o)						\
+static void bm_##f##_##c##_##o(struct gb_state *s)			\
+{									\
+	run_##c(s, FORM_##f, o);					\
 }
+IN_USERNS_VARIANTS(FUNCTION)
+#undef FUNCTION
+
+static const struct {
+	enum form form;
+	const char *cache;
+	enum outcome outcome;
+	gb_fn fn;
+} variants[] = {
+#define ROW(f, c, o) { FORM_##f, #c, o, bm_##f##_##c##_##o },
+	IN_USERNS_VARIANTS(ROW)
+#undef ROW
+};
 
 void nsb_register_in_userns(enum nsb_tier tier)
 {
@@ -171,21 +147,21 @@ void nsb_register_in_userns(enum nsb_tier tier)
 	struct nsb_sweep depths = nsb_depths(NSB_TIER_FULL);
 
 	for (size_t i = 0; i < NSB_ARRAY_SIZE(variants); i++) {
-		const struct variant *v = &variants[i];
 		char name[96];
 		struct gb_bench *b;
+		bool cold = variants[i].cache[0] == 'c';
 
 		snprintf(name, sizeof(name), "models/in_userns/%s/%s/%s",
-			 form_names[v->form], v->cold ? "cold" : "hot",
-			 v->outcome == HIT ? "hit" : "miss");
-		b = gb_register_data(name, bm, v);
+			 form_names[variants[i].form], variants[i].cache,
+			 variants[i].outcome == HIT ? "hit" : "miss");
+		b = gb_register(name, variants[i].fn);
 		gb_arg_names(b, "depth", NULL);
 		if (tier == NSB_TIER_FULL)
 			gb_dense_range(b, 0, 32, 1);
 		else
 			for (size_t d = 0; d < depths.n; d++)
 				gb_arg(b, depths.v[d]);
-		if (v->cold) {
+		if (cold) {
 			gb_use_manual_time(b);
 			gb_fixed_iterations(b, COLD_ITERATIONS);
 		}
