@@ -61,6 +61,31 @@ struct nsb_cmp_opts {
 	bool unpaired;		/* ignore rounds */
 	bool strict;		/* one-sided benchmarks are errors */
 	const char *filter;	/* extended regex on names, or NULL */
+	const char *metric;	/* "real_time" or "cpu_time" */
+	bool show_rounds;	/* text: each paired row's rounds under it */
+};
+
+/* One round both sides ran: its key ("round/seed") and medians. */
+struct nsb_round_pair {
+	const char *round;	/* the base series' string */
+	size_t first;		/* where the base's round first appears */
+	double base, patched;
+};
+
+/*
+ * The rounds a and b share, in the base's order (*out malloc'd); returns
+ * how many, or -1 out of memory.  *dropped: base rounds without a partner.
+ */
+long nsb_round_pairs(const struct nsb_series *a, const struct nsb_series *b,
+		     struct nsb_round_pair **out, size_t *dropped);
+
+/* The defaults of nsbench compare's options. */
+extern const struct nsb_cmp_opts nsb_cmp_defaults;
+
+/* The results files of each side, as given (several pool by name). */
+struct nsb_cmp_files {
+	char **base, **patched, **aa;
+	size_t nbase, npatched, naa;
 };
 
 struct nsb_comparison {
@@ -73,6 +98,17 @@ struct nsb_comparison {
 	char **argv;		/* the command line, for "reproduce" */
 	int argc;
 };
+
+/*
+ * The comparison engine, without a command line: nsb_comparison_init()
+ * with options (NULL: the defaults), then nsb_compare_load() loads every
+ * side's files and builds the rows.  Returns 0, or -1 after saying why;
+ * nsb_comparison_free() in either case.
+ */
+void nsb_comparison_init(struct nsb_comparison *c,
+			 const struct nsb_cmp_opts *o);
+int nsb_compare_load(struct nsb_comparison *c,
+		     const struct nsb_cmp_files *files);
 
 /*
  * Command-line front end shared by compare/report/plot: parses the common

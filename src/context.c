@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/cli.h"
 
 /* First line of a file, newline stripped, or NULL. */
 static char *read_line(const char *path)

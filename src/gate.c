@@ -22,6 +22,7 @@
 #include "src/history.h"
 #include "src/ktap.h"
 #include "src/nsbench.h"
+#include "src/cli.h"
 
 #define GATE_THRESHOLD	1.0	/* percent; icount noise is ~0.1 % */
 
@@ -493,32 +494,21 @@ static int compare_row(struct gate *g, const struct nsb_comparison *c,
 			     c->base.icount, e->note, ci);
 }
 
-static void compare_usage(FILE *f)
-{
-	fprintf(f, "nsbench gate: nsbench compare refused the results files "
-		"(see above)\n");
-}
-
+/* The comparison engine on the accepted baseline's and this run's files. */
 static int run_compare(struct gate *g, struct nsb_comparison *c)
 {
-	size_t i, k = 0, argc = g->base.nfiles + g->cur.nfiles + 3;
-	char **argv = calloc(argc + 1, sizeof(*argv)), thr[48];
-	int ret;
+	struct nsb_cmp_opts o = nsb_cmp_defaults;
 
-	if (!argv)
-		return -1;
-	snprintf(thr, sizeof(thr), "--threshold=%g", g->threshold);
-	argv[k++] = "gate";
-	argv[k++] = thr;
-	for (i = 0; i < g->base.nfiles; i++)
-		argv[k++] = g->base.files[i];
-	argv[k++] = "--";
-	for (i = 0; i < g->cur.nfiles; i++)
-		argv[k++] = g->cur.files[i];
-	ret = nsb_compare_main(c, (int)argc, argv, NULL, NULL, NULL, NULL,
-			       compare_usage);
-	free(argv);
-	return ret ? -1 : 0;
+	o.threshold = g->threshold;
+	nsb_comparison_init(c, &o);
+	if (!nsb_compare_load(c, &(struct nsb_cmp_files){
+		.base = g->base.files, .nbase = g->base.nfiles,
+		.patched = g->cur.files, .npatched = g->cur.nfiles,
+	}))
+		return 0;
+	fprintf(stderr, "nsbench gate: the results files cannot be compared "
+		"(see above)\n");
+	return -1;
 }
 
 static int gate_compare(struct gate *g)

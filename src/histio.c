@@ -476,7 +476,7 @@ static json_t *one_record(const struct nsb_side *side,
 		return NULL;
 	}
 	set_str(o, "unit", side->unit);
-	set_str(o, "metric", nsb_metric);
+	set_str(o, "metric", side->metric);
 	set_str(o, "mode", nsb_side_ctx(side, "nsbench_mode"));
 	set_str(o, "timestamp", stamp);
 	set_str(o, "kernel_release", nsb_side_ctx(side, "kernel_release"));

@@ -14,6 +14,7 @@
 #include "src/compare.h"
 #include "src/history.h"
 #include "src/nsbench.h"
+#include "src/cli.h"
 
 enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
 

@@ -21,6 +21,7 @@
 
 #include "src/nsbench.h"
 #include "src/samples.h"
+#include "src/cli.h"
 
 static void usage(FILE *f)
 {

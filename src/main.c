@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "src/nsbench.h"
+#include "src/cli.h"
 
 struct nsb_cmd {
 	const char *name;

@@ -13,10 +13,6 @@
 
 #define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define NSB_CMD(name, summary) int cmd_##name(int argc, char **argv);
-#include "src/commands.h"
-#undef NSB_CMD
-
 /* version.c */
 const char *nsb_version(void);
 

@@ -22,6 +22,7 @@
 #include "src/gnuplot.h"
 #include "src/nsbench.h"
 #include "src/profile.h"
+#include "src/cli.h"
 
 #define AB_ROWS		30	/* rows of one A/B chart: ~800 px high */
 #define DEPTH_GROUPS	4	/* variants of one depth chart: 8 lines */
@@ -843,68 +844,71 @@ static const struct option plot_opts_table[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Pulls --trend=FILE out of argv; the rest goes to the usual parser. */
-static const char *find_trend(int argc, char **argv)
-{
-	int i;
+/*
+ * The charts that take no comparison: --costs=FILE, --profile=FILE (of
+ * nsbench report/profile --json) and --trend=FILE, each with the plot
+ * options above; parsed by the same table, getopt_long.
+ */
+enum chart_mode { MODE_COMPARE, MODE_COSTS, MODE_PROFILE, MODE_TREND };
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strncmp(argv[i], "--trend=", 8))
-			return argv[i] + 8;
-	return NULL;
+static const struct option mode_opts[] = {
+	{ "costs", required_argument, NULL, MODE_COSTS },
+	{ "profile", required_argument, NULL, MODE_PROFILE },
+	{ "trend", required_argument, NULL, MODE_TREND },
+};
+
+/* Which of the three argv asks for (before any "--"), else MODE_COMPARE. */
+static enum chart_mode chart_mode(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		for (size_t m = 0; m < NSB_ARRAY_SIZE(mode_opts); m++) {
+			size_t len = strlen(mode_opts[m].name);
+
+			if (!strncmp(argv[i], "--", 2) &&
+			    !strncmp(argv[i] + 2, mode_opts[m].name, len) &&
+			    argv[i][len + 2] == '=')
+				return mode_opts[m].val;
+		}
+	return MODE_COMPARE;
 }
 
-static int trend_opts(struct plot_opts *o, int argc, char **argv)
+/* The options of a --costs, --profile or --trend chart; 0, or 2. */
+static int mode_args(struct plot_opts *o, int argc, char **argv,
+		     const char **file)
 {
-	int i;
+	struct option all[NSB_ARRAY_SIZE(plot_opts_table) +
+			  NSB_ARRAY_SIZE(mode_opts)];
+	int key, r;
 
-	for (i = 1; i < argc; i++) {
-		const struct option *p;
-		const char *eq = strchr(argv[i], '=');
-		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-
-		if (!strncmp(argv[i], "--trend=", 8))
+	memcpy(all, mode_opts, sizeof(mode_opts));
+	memcpy(all + NSB_ARRAY_SIZE(mode_opts), plot_opts_table,
+	       sizeof(plot_opts_table));
+	optind = 0;
+	opterr = 1;
+	while ((key = getopt_long(argc, argv, "+", all, NULL)) != -1) {
+		if (key == MODE_COSTS || key == MODE_PROFILE ||
+		    key == MODE_TREND) {
+			*file = optarg;
 			continue;
-		if (strncmp(argv[i], "--", 2))
-			goto bad;
-		for (p = plot_opts_table; p->name; p++)
-			if (!strncmp(argv[i] + 2, p->name, len - 2) &&
-			    strlen(p->name) == len - 2)
-				break;
-		if (!p->name || (p->has_arg && !eq) ||
-		    plot_opt(p->val, eq ? eq + 1 : NULL, o))
-			goto bad;
+		}
+		r = key == '?' ? 1 : plot_opt(key, optarg, o);
+		if (r == 2)
+			fprintf(stderr, WHO ": bad value '%s'\n", optarg);
+		if (r)
+			return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, WHO ": unknown argument '%s' (--costs, "
+			"--profile and --trend take plot options only)\n",
+			argv[optind]);
+		return 2;
 	}
 	return 0;
-bad:
-	fprintf(stderr, WHO ": with --trend, only plot options as "
-		"--name=value (not '%s')\n", argv[i]);
-	return 2;
 }
 
-/*
- * plot --costs=FILE (or --profile=FILE) [--out-dir=DIR] [--stem=NAME]
- * [--templates=DIR]
- */
-static int plot_costs(int argc, char **argv, const char *json,
-		      struct plot_opts *o, bool profile)
+/* --costs or --profile: the chart of the check costs or of a profile. */
+static int plot_costs(struct plot_opts *o, const char *json, bool profile)
 {
-	const char *opt = profile ? "--profile=" : "--costs=";
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--out-dir=", 10))
-			o->out_dir = argv[i] + 10;
-		else if (!strncmp(argv[i], "--stem=", 7))
-			o->stem = argv[i] + 7;
-		else if (!strncmp(argv[i], "--templates=", 12))
-			o->templates = argv[i] + 12;
-		else if (strncmp(argv[i], opt, strlen(opt))) {
-			fprintf(stderr, WHO " %.*s: unknown argument '%s'\n",
-				(int)strlen(opt) - 1, opt, argv[i]);
-			return 2;
-		}
-	}
 	o->templates = nsb_gp_templates(o->templates, WHO);
 	if (!o->templates)
 		return 2;
@@ -972,20 +976,19 @@ int cmd_plot(int argc, char **argv)
 		.out_dir = "plots", .templates = getenv("NSB_PLOTS"),
 		.stem = "nsbench", .svg = true, .png = true,
 	};
+	enum chart_mode mode = chart_mode(argc, argv);
 	struct nsb_comparison c;
+	const char *file = NULL;
 	int ret;
 
-	/* --costs=FILE: the check costs of `nsbench report --json` */
-	for (ret = 1; ret < argc; ret++)
-		if (!strncmp(argv[ret], "--costs=", 8))
-			return plot_costs(argc, argv, argv[ret] + 8, &o, false);
-		else if (!strncmp(argv[ret], "--profile=", 10))
-			return plot_costs(argc, argv, argv[ret] + 10, &o, true);
-	o.trend = find_trend(argc, argv);
-	if (o.trend) {
-		ret = trend_opts(&o, argc, argv);
-		if (!ret)
-			ret = start(&o) ?: plot_trend(&o);
+	if (mode != MODE_COMPARE) {
+		ret = mode_args(&o, argc, argv, &file);
+		if (ret)
+			return ret;
+		if (mode != MODE_TREND)
+			return plot_costs(&o, file, mode == MODE_PROFILE);
+		o.trend = file;
+		ret = start(&o) ?: plot_trend(&o);
 		finish(&o);
 		return ret;
 	}

@@ -32,6 +32,7 @@
 #include "src/compare.h"
 #include "src/nsbench.h"
 #include "src/profile.h"
+#include "src/cli.h"
 
 /*
  * Most samples a line or a profile may count: JSON integers stay exact

@@ -16,6 +16,7 @@
 #include "src/nsbench.h"
 #include "src/perfdiff.h"
 #include "src/profile.h"
+#include "src/cli.h"
 
 struct report_opts {
 	bool markdown;
@@ -223,7 +224,7 @@ static void mode_field(FILE *f, bool md, const struct nsb_comparison *c)
 		return;
 	}
 	field(f, md, "mode", "%s (%s, metric %s)", mode, c->base.unit,
-	      nsb_metric);
+	      c->o.metric);
 }
 
 /* The CI job that ran it (contrib/nsbench-ci.sh's context), if any. */

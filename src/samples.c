@@ -14,8 +14,6 @@
 #include "src/nsbench.h"
 #include "src/samples.h"
 
-const char *nsb_metric = "real_time";
-
 const char *nsb_json_type_name(const json_t *j)
 {
 	switch (json_typeof(j)) {
@@ -34,6 +32,7 @@ void nsb_side_init(struct nsb_side *side, const char *label)
 {
 	memset(side, 0, sizeof(*side));
 	side->label = label;
+	side->metric = "real_time";
 }
 
 struct nsb_series *nsb_side_find(const struct nsb_side *side,
@@ -336,7 +335,7 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 			    msg && !strncmp(msg, "skipped: ", 9));
 		return 1;
 	}
-	metric = side->metric ? side->metric : nsb_metric;
+	metric = side->metric;
 	val = json_object_get(b, metric);
 	if (!val)
 		return nsb_bad(path, "benchmarks[%zu] (%s): missing field '%s'",

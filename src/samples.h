@@ -36,14 +36,11 @@ struct nsb_side {
 	const char **files;	/* as given on the command line */
 	json_t **ctx;		/* each file's context, or NULL (hyperfine) */
 	size_t nfiles;
-	const char *metric;	/* the entries' field to read; NULL: nsb_metric */
+	const char *metric;	/* the entries' field to read (real_time) */
 	const char *unit;	/* meaning of "ns": wall-clock or guest insn */
 	const char *unit_file;	/* the file that set it */
 	bool icount;
 };
-
-/* Values of the metric: Google Benchmark's "real_time" or "cpu_time". */
-extern const char *nsb_metric;
 
 /*
  * The longest time a sample may have, in ns (31 years): longer is a wrong

@@ -18,6 +18,7 @@
 #include "src/nsbench.h"
 #include "src/samples.h"
 #include "src/stats.h"
+#include "src/cli.h"
 
 #define MAX_COLS 12
 #define CELL_WIDTH 10
@@ -312,6 +313,7 @@ int cmd_summary(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct layout l = { 0 };
+	const char *metric = "real_time";
 	struct nsb_side side;
 	int c, ret = 0;
 
@@ -319,7 +321,7 @@ int cmd_summary(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			nsb_metric = optarg;
+			metric = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -334,6 +336,7 @@ int cmd_summary(int argc, char **argv)
 		return 2;
 	}
 	nsb_side_init(&side, "run");
+	side.metric = metric;
 	for (int i = optind; i < argc; i++)
 		if (nsb_side_load(&side, argv[i]))
 			ret = 2;

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/cli.h"
 #include "tests/tap.h"
 
 #define FIX		"tests/fixtures/"

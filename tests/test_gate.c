@@ -15,6 +15,7 @@
 
 #include "src/ktap.h"
 #include "src/nsbench.h"
+#include "src/cli.h"
 #include "tests/tap.h"
 
 #define FIX "tests/fixtures/history/"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/cli.h"
 #include "tests/tap.h"
 
 static char dir[] = "/tmp/nsb-import-test.XXXXXX";

@@ -11,12 +11,16 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${NSB_AB_ROUNDS:-3}
+build=${NSB_BUILD:-$top/build}
+case "$build" in /*) ;; *) build=$PWD/$build ;; esac
+nsb=$build/nsbench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib-tap.sh"
 
 need_guest
 need jq jq
+[ -x "$nsb" ] || skip_all "no $nsb (make)"
 tap_plan 6
 
 # ab OUT ARGS...: one ab.sh run, quietly.
@@ -33,12 +37,15 @@ ok $? "A/B stock vs userns-checks-toggles, $rounds rounds"
 ok $? "one results file per boot and side"
 jq -e '.boots | length > 0 and all(.status == "ok")' "$tmp/ab/manifest.json" >/dev/null
 ok $? "manifest lists every boot as ok"
-sed 's/^/# /' "$tmp/ab/summary.txt" 2>/dev/null
+"$nsb" compare --rounds "$tmp"/ab/A/*.json -- "$tmp"/ab/B/*.json 2>&1 |
+	sed 's/^/# /'
 
 ab "$tmp/aa" --base none --aa
 ok $? "A/A stock vs a separate build of stock, $rounds rounds"
-med=$(sed -n '/^guest\/exec (ns)/,/median paired/p' "$tmp/aa/summary.txt" |
-	sed -n 's/.*median paired B-A: \([-+0-9.]*\).*/\1/p')
+# The A/A's paired shift of guest/exec (median of per-round differences).
+med=$("$nsb" compare --format=json "$tmp"/aa/A/*.json -- "$tmp"/aa/B/*.json |
+	jq -r '.rows[] | select(.name == "guest/exec") | select(.paired) |
+	       .shift.est')
 echo "# A/A paired median B-A for guest/exec: ${med:-missing} ns"
 [ -n "$med" ] && awk -v m="$med" 'BEGIN { exit !(m <= 1 && m >= -1) }'
 ok $? "A/A residual within 1 virtual ns per fork+exec"
