@@ -107,6 +107,12 @@ run 0 "paired icount rounds" compare "$tmp"/A-*.json -- "$tmp"/B-*.json
 has out 'paired, 8 rounds' "rounds are paired"
 has out 'shift +101.0 insn \[+101.0, +101.0\]' \
 	"paired shift recovers +101 instructions despite level noise"
+run 0 "--rounds" compare --rounds "$tmp"/A-*.json -- "$tmp"/B-*.json
+[ "$(grep -c '^ *round [1-8]/' "$tmp/out")" = 8 ]
+ok $? "--rounds: a line per round under the paired row"
+# round 3: level (3 * 37) % 11 * 700 = 700; B adds 101; medians of v, v+2
+has out '^ *round 3/21 *150701 insn *150802 insn  +101\.0 insn$' \
+	"--rounds: the round's key, both medians and the difference"
 run 0 "unpaired when asked" \
 	compare --unpaired "$tmp"/A-*.json -- "$tmp"/B-*.json
 grep -q 'paired, ' "$tmp/out"
