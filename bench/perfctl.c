@@ -2,7 +2,7 @@
 /*
  * perfctl.c — profile only the timed work of one benchmark.
  *
- * The guest's `profile` step (scripts/guest/init.sh) runs
+ * The guest's `profile` step (guest/init.sh) runs
  *
  *	perf record -e cpu-clock -c PERIOD -D -1 \
  *		--control=fifo:DIR/ctl,DIR/ack -- \

@@ -24,7 +24,7 @@
 #   --boots     rounds; each boots every side once (default 6)
 #   --threshold regression threshold in % (default 1)
 #   --workloads nsbench-bench filters or workload plans (default: the
-#               A/B plan, scripts/guest/plans/ab.plan)
+#               A/B plan, guest/plans/ab.plan)
 #   --history   the history file (default history/<series>-<mode>.jsonl)
 #   --run-id    this run's id in the history (default ci-<UTC time>)
 #   --results   where the boots' results go (default results/ab-<run id>;
@@ -111,7 +111,7 @@ have() {
 		die "commit $1 is not in $ksrc nor its origin"
 }
 
-plan_args=(--plan "$top/scripts/guest/plans/ab.plan")
+plan_args=(--plan "$top/guest/plans/ab.plan")
 [ -z "$workloads" ] || plan_args=(--workloads "$workloads")
 common=(--mode "$mode" --rounds "$boots" --ksrc "$ksrc" --ref "$head"
 	--out "$results" --bench "$build/bench/nsbench-bench" "${plan_args[@]}"

@@ -17,7 +17,7 @@
 #
 #   --checks    one kernel, the toggles series (--series): every boot
 #               measures each check on and off in the same boot (plan
-#               scripts/guest/plans/checks.plan, `cost` steps)
+#               guest/plans/checks.plan, `cost` steps)
 #   --stock     with --checks: also boot stock 6.1 with the same plan and
 #               seeds (the toggles' own cost, one line of the report)
 #   --base      side A series of a two-kernel A/B (default none = stock)
@@ -32,7 +32,7 @@
 #   --shard K/N run only boots K, K+N, K+2N, ... (1 <= K <= N); merge
 #               the shards' directories with --merge
 #   --no-cache  boot everything, use no cached boot result
-#   --plan      guest plan (default scripts/guest/plans/ab.plan; with
+#   --plan      guest plan (default guest/plans/ab.plan; with
 #               --checks checks.plan)
 #   --workloads "W..." makes the plan: a W with a '/' is an nsbench-bench
 #               filter (one run each), else a plan of workloads/plans/
@@ -170,7 +170,7 @@ if [ "$merge" = 0 ]; then
 	[ "$aa" = 1 ] && series=$base
 	if [ "$checks" = 1 ]; then
 		[ "$aa" = 0 ] || die "--checks and --aa do not go together"
-		plan=${plan:-$here/guest/plans/checks.plan}
+		plan=${plan:-$top/guest/plans/checks.plan}
 	elif [ "$stock" = 1 ]; then
 		die "--stock goes with --checks"
 	fi
@@ -244,7 +244,7 @@ if [ "$merge" = 0 ] && [ -n "$workloads" ]; then
 	} >"$genplan"
 	plan=$genplan
 fi
-plan=${plan:-$here/guest/plans/ab.plan}
+plan=${plan:-$top/guest/plans/ab.plan}
 
 # Everything after this point takes time: the output directory.
 out=${out:-$top/results/ab-$stamp}
@@ -254,7 +254,7 @@ echo '*' >"$out/.gitignore"
 
 # --- kernels ---------------------------------------------------------------
 
-# The LSM scenarios (scripts/guest/lsm/README.md) when an LSM is switched
+# The LSM scenarios (guest/lsm/README.md) when an LSM is switched
 # on or the plan runs LSM steps: their files in the image (/lsm) and,
 # unless the caller names the config, SELinux and Smack in the kernel.
 if [ "$merge" = 0 ]; then
@@ -305,7 +305,7 @@ if [ "$merge" = 0 ]; then
 	fi
 	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 	initrd=$out/initramfs.cpio
-	"$here/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
+	"$top/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
 		--guest "$build/guest/nsb-guest" ${bench:+--bench "$bench"} \
 		$perf $lsm
 	cp "$plan" "$out/plan"
@@ -316,7 +316,7 @@ if [ "$merge" = 0 ]; then
 	fi
 	if [ "$mode" = auto ]; then
 		progress "mode" "probing KVM (<= 20 s)"
-		mode=$("$here/guest/probe-kvm.sh" "$kB/bzImage" "$initrd" icount)
+		mode=$("$top/guest/probe-kvm.sh" "$kB/bzImage" "$initrd" icount)
 	fi
 	progress "mode" "$mode"
 fi
@@ -358,9 +358,9 @@ cache_key() {
 	local k ksha cmd fw
 	k=$(kernel_of "$1")
 	ksha=$(sha256sum <"$k/bzImage" | cut -d' ' -f1)
-	cmd=$("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
+	cmd=$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
 		--round "$2" --seed "$3" ${append:+--append "$append"})
-	fw=$("$here/guest/run-qemu.sh" --print-firmware)
+	fw=$("$top/guest/run-qemu.sh" --print-firmware)
 	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
 		"qemu $qemu_version firmware $fw" \
 		"mode $mode side $1 timeout $timeout" | sha256sum | cut -c1-24
@@ -383,7 +383,7 @@ boot_one() {
 	dir=$(boot_dir "$r" "$side")
 	[ "$src" = audit ] && dir=$dir.audit
 	[ "$src" = cache ] && replay=(--replay "$cdir")
-	"$here/guest/run-qemu.sh" --kernel "$k" --initrd "$initrd" \
+	"$top/guest/run-qemu.sh" --kernel "$k" --initrd "$initrd" \
 		--out "$dir" --mode "$mode" --round "$r" --seed "$s" \
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
 		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
@@ -603,7 +603,7 @@ if [ "$merge" = 0 ]; then
 		--argjson aa "$([ "$aa" = 1 ] && echo true || echo false)" \
 		--argjson checks "$([ "$checks" = 1 ] && echo true || echo false)" \
 		--arg plan "$(basename "$plan")" --arg append "$append" \
-		--arg cmdline "$("$here/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
+		--arg cmdline "$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
 		--arg initrd "$initrd_sha" --arg audit "$audit_result" \
 		--arg shard "$shard" --argjson A "$(kjson "$kA")" \
 		--argjson B "$(kjson "$kB")" --argjson boots "$boots" \

@@ -120,7 +120,7 @@ stage_checks() {
 				--rounds "${NSB_ROUNDS:-6}" \
 				--jobs "${NSB_JOBS:-$(nproc)}" \
 				--bench "$O/bench/nsbench-bench" \
-				--plan scripts/guest/plans/lsm-cost.plan \
+				--plan guest/plans/lsm-cost.plan \
 				--boot-file "kernel-patches/configs/$lsm.boot" \
 				--out "$dir/$lsm"
 		done

@@ -277,7 +277,7 @@ aslr=$(cat "$out"/ab/[AB]/*.json "$out"/aa/[AB]/*.json 2>/dev/null |
 	sed -n 's/.*"nsbench_aslr": *"\([^"]*\)".*/\1/p' | sort -u |
 	tr '\n' ' ') || true
 say "  guest ASLR (randomize_va_space, every results file): ${aslr:-unknown}"
-say "  guest clock: $(grep -m1 -o -- '-rtc [^ )]*' "$here/guest/run-qemu.sh")"
+say "  guest clock: $(grep -m1 -o -- '-rtc [^ )]*' "$top/guest/run-qemu.sh")"
 ini=$(for m in "$out"/*/manifest.json; do
 	jq -r .initramfs_sha256 "$m" 2>/dev/null || echo missing; done |
 	sort -u | wc -l)

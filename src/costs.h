@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * costs.h — what each userns mount check costs: the in-boot A/B of the
- * userns-checks-toggles kernel (scripts/guest/init.sh, `cost` steps).
+ * userns-checks-toggles kernel (guest/init.sh, `cost` steps).
  *
  * Every results file of such a run (nsbench-bench --interleave=SWITCH)
  * names its switch (nsbench_check) and whether the kernel had it

@@ -124,7 +124,7 @@ rm -rf "$NSB_CACHE"
 grep -q "0002-missing" "$tmp/err"
 ok $? "the checks name the first bad patch, not the good one before it"
 
-qemu_run=$top/scripts/guest/run-qemu.sh
+qemu_run=$top/guest/run-qemu.sh
 q=(--kernel "$tmp/kernel" --initrd "$tmp/initrd" --out "$tmp/q")
 refused "run-qemu.sh --mode bogus" "--mode must be icount, tcg or kvm" \
 	"$qemu_run" "${q[@]}" --mode bogus
@@ -147,14 +147,14 @@ refused "run-qemu.sh --kernel missing" "--kernel: .* not found" \
 refused "run-qemu.sh --boot without a value" "--boot needs a value" \
 	"$qemu_run" "${q[@]}" --boot
 refused "probe-kvm.sh FALLBACK kvm" "FALLBACK must be icount or tcg" \
-	"$top/scripts/guest/probe-kvm.sh" "$tmp/kernel" "$tmp/initrd" kvm
+	"$top/guest/probe-kvm.sh" "$tmp/kernel" "$tmp/initrd" kvm
 NSB_KVM_PROBE_TIMEOUT=soon refused "probe-kvm.sh bad timeout" \
 	"NSB_KVM_PROBE_TIMEOUT must be a whole number" \
-	"$top/scripts/guest/probe-kvm.sh" "$tmp/kernel" "$tmp/initrd"
+	"$top/guest/probe-kvm.sh" "$tmp/kernel" "$tmp/initrd"
 refused "mkinitramfs.sh without --plan" "--plan FILE is required" \
-	"$top/scripts/guest/mkinitramfs.sh" --out "$tmp/i.img"
+	"$top/guest/mkinitramfs.sh" --out "$tmp/i.img"
 refused "mkinitramfs.sh --bench not executable" "--bench .* is not executable" \
-	"$top/scripts/guest/mkinitramfs.sh" --plan "$tmp/kernel" \
+	"$top/guest/mkinitramfs.sh" --plan "$tmp/kernel" \
 	--out "$tmp/i.img" --bench "$tmp/kernel"
 refused "validate.sh --rounds x" "--rounds must be a whole number" \
 	"$top/scripts/validate.sh" --rounds x

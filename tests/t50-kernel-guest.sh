@@ -61,9 +61,9 @@ if [ "$rc" != 0 ]; then
 fi
 
 # 3: the initramfs is byte-identical when built twice.
-plan=$top/scripts/guest/plans/selftest.plan
+plan=$top/guest/plans/selftest.plan
 mk() {
-	"$top/scripts/guest/mkinitramfs.sh" --plan "$1" --out "$2" 2>/dev/null
+	"$top/guest/mkinitramfs.sh" --plan "$1" --out "$2" 2>/dev/null
 }
 mk "$plan" "$tmp/i1.cpio" && mk "$plan" "$tmp/i2.cpio" &&
 	cmp -s "$tmp/i1.cpio" "$tmp/i2.cpio"
@@ -71,7 +71,7 @@ ok $? "initramfs is reproducible"
 
 # 4: boot under icount, run the plan to the end.
 t0=$(date +%s)
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
 	--out "$tmp/boot" --mode icount --round 1 --seed 4242 --side A \
 	--boot 1 --series userns-checks-toggles --timeout 300 2>"$tmp/boot.err"
 rc=$?
@@ -115,7 +115,7 @@ probe sysctl.walk_2015 cat /proc/sys/kernel/userns_checks/walk_2015
 probe suid suid_foreign
 EOF
 mk "$tmp/bp.plan" "$tmp/bp.cpio"
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/bp.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/bp.cpio" \
 	--out "$tmp/bp" --mode icount --timeout 300 \
 	--append "userns_checks=-mnt_may_suid,+walk_2015" 2>"$tmp/bp.err"
 bp() {
@@ -127,7 +127,7 @@ ok $? "userns_checks=-mnt_may_suid,+walk_2015 on the command line: switches set 
 if [ -f "$tmp/bp/probes.txt" ]; then diag "$tmp/bp/probes.txt"; else diag "$tmp/bp.err"; fi
 
 # 13: a second boot with the same seed gives the same icount numbers.
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
 	--out "$tmp/boot2" --mode icount --round 1 --seed 4242 --side A \
 	--boot 2 --series userns-checks-toggles --timeout 300 2>"$tmp/boot2.err"
 a=$(grep -o '"real_time": [0-9.]*' "$tmp/boot/forkexec.json" 2>/dev/null | tr '\n' ' ')
@@ -140,7 +140,7 @@ ok $? "icount: same image, same seed, same numbers"
 printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/panic.plan"
 mk "$tmp/panic.plan" "$tmp/panic.cpio"
 t0=$(date +%s)
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/panic.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/panic.cpio" \
 	--out "$tmp/panic" --mode icount --timeout 120 2>"$tmp/panic.err"
 rc=$?
 el=$(($(date +%s) - t0))
@@ -152,7 +152,7 @@ tail -n 3 "$tmp/panic.err" | diag
 printf 'sleep 1000000\n' >"$tmp/hang.plan"
 mk "$tmp/hang.plan" "$tmp/hang.cpio"
 t0=$(date +%s)
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/hang.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/hang.cpio" \
 	--out "$tmp/hang" --mode icount --timeout 30 2>"$tmp/hang.err"
 rc=$?
 el=$(($(date +%s) - t0))
@@ -165,7 +165,7 @@ tail -n 1 "$tmp/hang.err" | diag
 printf 'exit 3\n' >"$tmp/exit.plan"
 mk "$tmp/exit.plan" "$tmp/exit.cpio"
 t0=$(date +%s)
-"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/exit.cpio" \
+"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/exit.cpio" \
 	--out "$tmp/exit" --mode icount --timeout 120 2>"$tmp/exit.err"
 rc=$?
 el=$(($(date +%s) - t0))

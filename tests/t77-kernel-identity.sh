@@ -60,7 +60,7 @@ echo '{"key": "old", "config_hash": "sha256:11", "release": "6.1.192"}' \
 : >"$tmp/replay/console.log"
 
 replay() {
-	"$top/scripts/guest/run-qemu.sh" --kernel "$tmp/k" \
+	"$top/guest/run-qemu.sh" --kernel "$tmp/k" \
 		--initrd "$tmp/initrd" --replay "$tmp/replay" "$@"
 }
 replay --out "$tmp/o1" --series userns-checks-toggles \

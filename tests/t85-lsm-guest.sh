@@ -5,7 +5,7 @@
 # under icount once with SELinux (policy from the kernel's mdp +
 # checkpolicy, enforcing) and once with Smack (both boots in parallel),
 # and check the label-policy preconditions the guest reports
-# (scripts/guest/lsm/setup.sh lsm_check):
+# (guest/lsm/setup.sh lsm_check):
 #   - init-owned ext4: files keep their xattr labels across a remount;
 #   - userns-owned FUSE: SELinux gives the mountpoint label (selinux
 #     switch on) and the xattr label when the switch is flipped off; Smack
@@ -36,7 +36,7 @@ kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles \
 	--config "$cfg/base.config" --config "$cfg/lsm.config" 2>"$tmp/build.err")
 ok $? "toggles kernel with SELinux and Smack built or cached"
 
-"$top/scripts/guest/lsm/build-selinux-policy.sh" --out "$tmp/policy" 2>"$tmp/pol.err" &&
+"$top/guest/lsm/build-selinux-policy.sh" --out "$tmp/policy" 2>"$tmp/pol.err" &&
 	[ -s "$tmp/policy" ]
 ok $? "SELinux policy from mdp + checkpolicy"
 
@@ -44,12 +44,12 @@ ok $? "SELinux policy from mdp + checkpolicy"
 bench=${NSB_GUEST_BENCH:-$top/build/bench/nsbench-bench}
 # A bench built before sys/lsm existed has no rows to check: skip those.
 { [ -x "$bench" ] && grep -aq 'sys/lsm/%s' "$bench"; } || bench=
-"$top/scripts/guest/mkinitramfs.sh" --lsm --plan "$top/scripts/guest/plans/lsm-check.plan" \
+"$top/guest/mkinitramfs.sh" --lsm --plan "$top/guest/plans/lsm-check.plan" \
 	${bench:+--bench "$bench"} --out "$tmp/initrd" 2>"$tmp/mkinit.err"
 ok $? "initramfs with /lsm (policy, rules, ext4 image made by mkfs.ext4 -d)"
 
 for l in selinux smack; do
-	"$top/scripts/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
+	"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
 		--out "$tmp/$l" --mode icount --append "lsm=$l" \
 		--timeout 600 >"$tmp/$l.log" 2>&1 &
 done

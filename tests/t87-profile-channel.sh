@@ -94,7 +94,7 @@ else
 fi
 
 # --- binary frames through run-qemu.sh --replay ----------------------------
-qemu_run=$top/scripts/guest/run-qemu.sh
+qemu_run=$top/guest/run-qemu.sh
 touch "$tmp/kernel" "$tmp/initrd"
 q=(--kernel "$tmp/kernel" --initrd "$tmp/initrd")
 mkdir -p "$tmp/replay"

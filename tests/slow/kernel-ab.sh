@@ -28,7 +28,7 @@ ab() {
 	local out=$1
 	shift
 	"$top/scripts/ab.sh" --mode icount --rounds "$rounds" --out "$out" \
-		--plan "$top/scripts/guest/plans/ab.plan" "$@" >"$out.log" 2>&1
+		--plan "$top/guest/plans/ab.plan" "$@" >"$out.log" 2>&1
 }
 
 ab "$tmp/ab" --base none --series userns-checks-toggles

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Slow tier of the LSM scenarios (issue 7, TAP): the kernel A/B of
-# scripts/guest/plans/lsm.plan in icount mode, stock against the toggles
+# guest/plans/lsm.plan in icount mode, stock against the toggles
 # series, once with SELinux (enforcing) and once with Smack,
 # NSB_AB_ROUNDS rounds each (default 2; ~4 min per boot on a loaded
 # 2-core host).  Checks every boot's label preconditions, that the rows
@@ -28,7 +28,7 @@ for l in selinux smack; do
 	out=$tmp/$l
 	"$top/scripts/ab.sh" --mode icount --rounds "$rounds" --out "$out" \
 		--base none --series userns-checks-toggles \
-		--plan "$top/scripts/guest/plans/lsm.plan" \
+		--plan "$top/guest/plans/lsm.plan" \
 		--boot-file "$top/kernel-patches/configs/$l.boot" >"$out.log" 2>&1
 	ok $? "$l: A/B stock vs toggles, $rounds rounds"
 	! cat "$out"/boots/*/console.log | tr -d '\r' |

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/guest/: the guest's own programs, put into the initramfs by
+# guest/: the guest's own programs, put into the initramfs by
 # mkinitramfs.sh: nsb-guest (the results channel's framing, the sampling
 # probe) and nsb-lsm (the LSM scenarios' label tool).  Static, for a
 # busybox guest without a libc; never sanitized (ASan does not link
@@ -7,7 +7,7 @@
 
 GUEST_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP -O2
 
-$(O)/guest/%.o: scripts/guest/%.c
+$(O)/guest/%.o: guest/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(GUEST_CFLAGS) -c -o $@ $<
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC3043
 #
-# scripts/guest/lsm/setup.sh — sourced by the guest's /init when the image
+# guest/lsm/setup.sh — sourced by the guest's /init when the image
 # has /lsm (mkinitramfs.sh --lsm).  Defines:
 #   lsm_setup   mount securityfs, find the active LSM (lsm= on the command
 #               line), load its policy (SELinux: /lsm/selinux.policy into

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/guest/lsm/build-selinux-policy.sh --out FILE [--src DIR]
+# guest/lsm/build-selinux-policy.sh --out FILE [--src DIR]
 #
 # Builds the guest's minimal SELinux policy: the kernel's own
 # scripts/selinux/mdp (every class of this kernel, one type, everything
@@ -22,7 +22,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$top/scripts/kernel/lib.sh"
 

@@ -11,7 +11,7 @@
 # the placeholders @SIDE@ @BOOT@ @SERIES@ @CONFIG_HASH@ and the host fills
 # them in.
 #
-# Framing on ttyS1 (see scripts/guest/run-qemu.sh):
+# Framing on ttyS1 (see guest/run-qemu.sh):
 #   @@NSB FILE name / ...json... / @@NSB EOF name
 #   @@NSB BIN name bytes sha256 / ...base64... / @@NSB EOF name
 #   @@NSB PROBE name value

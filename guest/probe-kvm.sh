@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/guest/probe-kvm.sh KERNEL INITRD [FALLBACK]
+# guest/probe-kvm.sh KERNEL INITRD [FALLBACK]
 #
 # Prints "kvm" when /dev/kvm boots the given kernel to the guest's /init
 # within NSB_KVM_PROBE_TIMEOUT seconds (default 20), else FALLBACK
@@ -13,7 +13,7 @@ shopt -s inherit_errexit
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel/lib.sh
-. "$here/../kernel/lib.sh"
+. "$here/../scripts/kernel/lib.sh"
 
 { [ $# -ge 2 ] && [ $# -le 3 ]; } || die "usage: probe-kvm.sh KERNEL INITRD [FALLBACK]"
 kernel=$1

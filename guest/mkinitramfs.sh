@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/guest/mkinitramfs.sh --plan FILE --out FILE [--bench BIN]
+# guest/mkinitramfs.sh --plan FILE --out FILE [--bench BIN]
 #                              [--guest BIN] [--perf] [--lsm]
 #
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
@@ -10,7 +10,7 @@
 # nsbench-bench with the libraries ldd resolves and the dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
 # the plan; with --perf also perf (software events only here: no PMU),
 # ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
-# scripts/guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
+# guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
 # image made with mkfs.ext4 -d, nsb-lsm, setup.sh).  Reproducible: sorted entries,
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
 # byte-identical images (sha256 printed on stderr).
@@ -20,7 +20,7 @@ set -eu -o pipefail
 shopt -s inherit_errexit
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$top/scripts/kernel/lib.sh"
 
@@ -49,7 +49,7 @@ done
 [ -n "$out" ] || die "--out FILE is required"
 [ -z "$bench" ] || { [ -f "$bench" ] && [ -x "$bench" ]; } ||
 	die "--bench '$bench' is not executable"
-# The guest's static programs are make targets (scripts/guest/build.mk),
+# The guest's static programs are make targets (guest/build.mk),
 # in $NSB_BUILD/guest unless --guest names nsb-guest elsewhere; nsb-lsm
 # sits beside it.
 if [ -z "$guest" ]; then

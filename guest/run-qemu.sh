@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/guest/run-qemu.sh — boot one guest, run its plan, collect results.
+# guest/run-qemu.sh — boot one guest, run its plan, collect results.
 #
 #   run-qemu.sh --kernel DIR|bzImage --initrd FILE --out DIR
 #               [--mode icount|tcg|kvm] [--round N] [--seed N]
@@ -49,7 +49,7 @@ shopt -s inherit_errexit
 {
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$top/scripts/kernel/lib.sh"
 
@@ -93,7 +93,7 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 case "$mode" in icount|tcg|kvm) ;;
-*) die "--mode must be icount, tcg or kvm, not '$mode' (auto: scripts/guest/probe-kvm.sh)" ;;
+*) die "--mode must be icount, tcg or kvm, not '$mode' (auto: guest/probe-kvm.sh)" ;;
 esac
 case "$side" in A|B) ;; *) die "--side must be A or B, not '$side'" ;; esac
 # The command line's width is fixed: round 4 digits, seed 10.
