@@ -125,23 +125,25 @@ fi
 	die "$qemu not found (apt-get install qemu-system-x86)"
 command -v jq >/dev/null || die "jq not found (apt-get install jq)"
 
-# The context the host adds: read and checked before the boot.
-kmeta_json=null
+# The context the host adds: read and checked before the boot, written
+# into the results after it by `nsbench stamp` (C, jansson: values stay data).
+# The build the caller names (make check: its sanitizer build), as ab.sh.
+build=${NSB_BUILD:-$top/build}
+case "$build" in /*) ;; *) build=$PWD/$build ;; esac
+nsbench=$build/nsbench
+[ -x "$nsbench" ] || die "no $nsbench (make builds it; NSB_BUILD names the build)"
+context_args=()
 if [ -n "$kmeta" ]; then
-	kmeta_json=$(jq -ce 'if type == "object" then . else error end' \
-		"$kmeta" 2>/dev/null) || kmeta_json=
-	[ -n "$kmeta_json" ] ||
+	jq -e 'type == "object"' "$kmeta" >/dev/null 2>&1 ||
 		die "--kernel-meta: '$kmeta' is not a JSON object (meta.json)"
+	context_args+=(--kernel-meta "$kmeta")
 fi
-named=()
 for kv in "${extra[@]}"; do
 	case "${kv%%=*}" in "$kv"|''|[!a-z]*|*[!a-z0-9_]*)
 		die "--context: KEY=VALUE, KEY of a-z, 0-9, _: not '$kv'" ;;
 	esac
-	named+=(--arg "${kv%%=*}" "${kv#*=}")
+	context_args+=(--set "$kv")
 done
-extra_json=$(jq -nc '$ARGS.named' "${named[@]}") ||
-	die "--context: cannot make JSON of the values"
 mkdir -p "$out" || die "--out: cannot create $out"
 echo "$cmdline" >"$out/cmdline"
 
@@ -273,9 +275,9 @@ decode_binaries() {
 }
 
 # split_results: results.raw -> one file per "@@NSB FILE", probes, steps;
-# the results files get the host's values (jq: any value stays data).
+# the results files get the host's values (nsbench stamp).
 split_results() {
-	local j aslr tmp
+	local aslr
 	tr -d '\r' <"$raw" | awk -v dir="$out" '
 		function name_ok(n) {
 			if (n ~ /^[A-Za-z0-9._-]+$/ && n !~ /^\./)
@@ -302,43 +304,15 @@ split_results() {
 	decode_binaries
 	aslr=$(tr -d '\r' <"$raw" |
 		sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | sed -n 1p)
-	for j in "$out"/*.json; do
-		[ -f "$j" ] || continue
-		tmp=$j.tmp
-		jq --arg side "$side" --arg boot "$boot" --arg series "$series" \
-			--arg cfg "$cfg_hash" --arg cmdline "$cmdline" \
-			--arg qemu "$qemu_version $(mode_args "$mode") $(firmware_args)" \
-			--arg aslr "${aslr:-unknown}" \
-			--argjson meta "$kmeta_json" \
-			--argjson extra "$extra_json" '
-			def fill: gsub("@SIDE@"; $side) | gsub("@BOOT@"; $boot)
-				| gsub("@SERIES@"; $series)
-				| gsub("@CONFIG_HASH@"; $cfg);
-			# the kernel as built: strings only, none empty
-			def kernel: ($meta // {}) | {
-				kernel_source: .source,
-				kernel_source_commit: .source_commit,
-				kernel_source_describe: .source_describe,
-				patch_series_sha256: .series_sha256,
-				kernel_build_key: .key }
-				| with_entries(select(.value | type == "string"
-					and . != ""));
-			def unknown: . == null or . == "" or . == "unknown";
-			walk(if type == "string" then fill else . end)
-			| .context.nsbench_guest_cmdline = $cmdline
-			| .context.nsbench_qemu = $qemu
-			| .context.nsbench_aslr //= $aslr
-			| .context += kernel
-			| reduce (["kernel_config_hash", "config_hash"],
-				  ["kernel_release", "release"],
-				  ["patch_series", "series"]) as [$k, $m] (.;
-				if (.context[$k] | unknown)
-				    and ($meta[$m] | type) == "string"
-				then .context[$k] = $meta[$m] else . end)
-			| .context += $extra' "$j" >"$tmp" ||
-			fail "results file $(basename "$j") from the guest is not JSON"
-		mv "$tmp" "$j"
-	done
+	set -- "$out"/*.json
+	[ -f "$1" ] || return 0
+	"$nsbench" stamp --fill SIDE="$side" --fill BOOT="$boot" \
+		--fill SERIES="$series" --fill CONFIG_HASH="$cfg_hash" \
+		--default nsbench_aslr="${aslr:-unknown}" \
+		--set nsbench_guest_cmdline="$cmdline" \
+		--set nsbench_qemu="$qemu_version $(mode_args "$mode") $(firmware_args)" \
+		"${context_args[@]}" "$@" ||
+		fail "a results file from the guest is not JSON, or could not be stamped (above)"
 }
 split_results
 echo "ok ${el}s" >"$out/status"

@@ -186,7 +186,7 @@ grep -q 'write_meta "$out_dir.tmp/meta.json"' "$build" &&
 	! grep -q 'cat >"$out_dir.tmp/meta.json"' "$build"
 ok $? "build.sh writes meta.json with write_meta (jq), not a heredoc"
 
-# The guest's results: placeholders filled with jq, the host's values as
+# The guest's results: placeholders filled by nsbench stamp, the host's values as
 # data (a series name with quotes, & and |; an --append with quotes).
 mkdir -p "$tmp/replay"
 {
@@ -206,12 +206,13 @@ rc=$?
 	[ "$(jq -r .context.nsbench_boot "$tmp/q/r.json")" = 3 ] &&
 	jq -r .context.nsbench_guest_cmdline "$tmp/q/r.json" | grep -q 'nsb.x="y"' &&
 	[ "$(jq -r .context.nsbench_aslr "$tmp/q/r.json")" = 0 ]
-ok $? "run-qemu.sh: results JSON filled in with jq, values stay data (exit $rc)"
+ok $? "run-qemu.sh: results filled in by nsbench stamp, values stay data (exit $rc)"
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/err"
 sed -i 's/"benchmarks": \[\]}/"benchmarks": [/' "$tmp/replay/results.raw"
 "$qemu_run" "${q[@]}" --replay "$tmp/replay" >/dev/null 2>"$tmp/err"
 rc=$?
-[ "$rc" != 0 ] && grep -q 'r.json from the guest is not JSON' "$tmp/err"
+[ "$rc" != 0 ] && grep -q 'r.json:[0-9]*:[0-9]*: invalid JSON' "$tmp/err" &&
+	grep -q 'a results file from the guest is not JSON' "$tmp/err"
 ok $? "run-qemu.sh: a truncated results file from the guest fails the boot"
 {
 	echo "@@NSB FILE ../escape.json"
