@@ -254,6 +254,7 @@ static int parse(int argc, char **argv, struct stamp *st)
 	};
 	int c;
 
+	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
