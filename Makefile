@@ -24,8 +24,12 @@ PKG_CONFIG ?= pkg-config
 WARN := -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter
 CFLAGS ?= -O2 -g
 CXXFLAGS ?= -O2 -g
-NSB_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
-NSB_CXXFLAGS := -std=gnu++17 $(WARN) -D_GNU_SOURCE -I. -MMD -MP
+# No checkout path in the binaries (debug info, __FILE__): two clones of a
+# commit build the same nsbench-bench, hence the same guest image, so the
+# boot cache (keyed by the image's hash) serves a fresh clone too.
+REPRO := -ffile-prefix-map=$(CURDIR)=.
+NSB_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP $(REPRO)
+NSB_CXXFLAGS := -std=gnu++17 $(WARN) -D_GNU_SOURCE -I. -MMD -MP $(REPRO)
 LDFLAGS ?=
 
 ifeq ($(SANITIZE),1)
