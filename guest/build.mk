@@ -5,7 +5,7 @@
 # busybox guest without a libc; never sanitized (ASan does not link
 # statically), so make check builds them as make does.
 
-GUEST_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP -O2
+GUEST_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP -O2 $(REPRO)
 
 $(O)/guest/%.o: guest/%.c
 	@mkdir -p $(@D)

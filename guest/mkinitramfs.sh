@@ -53,9 +53,7 @@ done
 # in $NSB_BUILD/guest unless --guest names nsb-guest elsewhere; nsb-lsm
 # sits beside it.
 if [ -z "$guest" ]; then
-	build=${NSB_BUILD:-$top/build}
-	case "$build" in /*) ;; *) build=$PWD/$build ;; esac
-	guest=$build/guest/nsb-guest
+	guest=$(build_dir "$top")/guest/nsb-guest
 	[ -x "$guest" ] || die "no $guest (make builds it)"
 fi
 { [ -f "$guest" ] && [ -x "$guest" ]; } ||

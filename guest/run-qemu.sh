@@ -127,10 +127,7 @@ command -v jq >/dev/null || die "jq not found (apt-get install jq)"
 
 # The context the host adds: read and checked before the boot, written
 # into the results after it by `nsbench stamp` (C, jansson: values stay data).
-# The build the caller names (make check: its sanitizer build), as ab.sh.
-build=${NSB_BUILD:-$top/build}
-case "$build" in /*) ;; *) build=$PWD/$build ;; esac
-nsbench=$build/nsbench
+nsbench=$(build_dir "$top")/nsbench
 [ -x "$nsbench" ] || die "no $nsbench (make builds it; NSB_BUILD names the build)"
 context_args=()
 if [ -n "$kmeta" ]; then

@@ -69,12 +69,9 @@ shopt -s inherit_errexit
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-# The binaries: the build the caller names (make check sets NSB_BUILD to
-# its sanitizer build), else the default one.
-build=${NSB_BUILD:-$top/build}
-case "$build" in /*) ;; *) build=$PWD/$build ;; esac
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
+build=$(build_dir "$top")
 nsb=
 [ -x "$build/nsbench" ] && nsb=$build/nsbench
 

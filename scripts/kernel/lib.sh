@@ -12,6 +12,14 @@ die() {
 	exit 1
 }
 
+# build_dir TOP: the build whose binaries a script runs, absolute: the one
+# the caller names in NSB_BUILD (make check: its sanitizer build), else
+# TOP/build.
+build_dir() {
+	local b=${NSB_BUILD:-$1/build}
+	case "$b" in /*) echo "$b" ;; *) echo "$PWD/$b" ;; esac
+}
+
 # series_dir TOP NAME: the directory of patch series NAME (nothing for
 # none and stock): kernel-patches/NAME (calibration, calibration/layout),
 # else NAME as a path (a series of the user's own, relative or absolute).
