@@ -112,15 +112,14 @@ int nsb_compare_load(struct nsb_comparison *c,
 
 /*
  * Command-line front end shared by compare/report/plot: parses the common
- * options (extra ones via the callback, which returns 0 if it took the
- * option, 1 if unknown, 2 on error), then BASE... -- PATCHED..., loads and
- * compares.  Returns 0, or 2 after printing why.
+ * options and the command's own (extra, NULL: none), then BASE... --
+ * PATCHED..., loads and compares.  Returns 0, NSB_PARSE_HELP (the help
+ * was printed: exit 0), or 2 after printing why.
  */
-struct option;
+struct nsb_option;
+struct nsb_usage;
 int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
-		     const struct option *extra, const char *extra_short,
-		     int (*opt)(int key, const char *arg, void *data),
-		     void *data, void (*usage)(FILE *f));
+		     const struct nsb_option *extra, const struct nsb_usage *u);
 void nsb_comparison_free(struct nsb_comparison *c);
 
 /*
@@ -130,9 +129,6 @@ void nsb_comparison_free(struct nsb_comparison *c);
  */
 int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
 	       const struct nsb_series *b, struct nsb_effect *e);
-
-/* Common option lines for --help texts. */
-extern const char nsb_compare_opts_help[];
 
 /* Value in the row's unit ("1.234 us", "150012 insn"). */
 void nsb_fmt_value(char *buf, size_t len, double v, bool icount);

@@ -9,7 +9,6 @@
  * and numbers, and every string reaches gnuplot as data (src/gnuplot.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include "src/costs.h"
 #include "src/gnuplot.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/profile.h"
 #include "src/cli.h"
 
@@ -743,167 +743,66 @@ static int plot_trend(struct plot_opts *o)
 
 /* --- command ---------------------------------------------------------- */
 
-static void plot_usage(FILE *f)
-{
-	fprintf(f, "usage: nsbench plot [options] BASE... -- PATCHED...\n"
-		"       nsbench plot [options] --trend=FILE\n"
-		"       nsbench plot --costs=FILE [--out-dir=DIR] "
-		"[--stem=NAME] [--templates=DIR]\n"
-		"       nsbench plot --profile=FILE [--out-dir=DIR] "
-		"[--stem=NAME] [--templates=DIR]\n"
-		"\n"
-		"Render plots with gnuplot from the templates plots/*.gp, "
-		"one chart per\nbenchmark family (sys/exec, "
-		"models/in_userns, ...), at most ~1200 px\nwide; a large "
-		"family is split over <name>-1, <name>-2, ...:\n"
-		"  <stem>-ab-<family>     the shift of the median (patched vs "
-		"base, %%) per\n"
-		"                         benchmark with its 95%% CI, zero "
-		"line, threshold band\n"
-		"  <stem>-depth-<family>  cost against depth:N (log2 axis), a "
-		"line per variant\n"
-		"                         and side (variants with two or more "
-		"depths)\n"
-		"  <stem>-dist-<family>   box plots of the samples, in %% of "
-		"the base median\n"
-		"  <stem>-trend           with --trend: a benchmark's history "
-		"by run\n"
-		"  <stem>-costs           with --costs: the check costs of "
-		"`nsbench report\n"
-		"                         --json` (on - off, same boot)\n"
-		"  <stem>-profile-<name>  with --profile: per benchmark of "
-		"`nsbench profile\n"
-		"                         --json`, each symbol's shift per "
-		"op (95%% CI)\n"
-		"(<family> with '/' as '_': sys_exec)\n"
-		"\n"
-		"  --out-dir=DIR     where plots go (default plots)\n"
-		"  --templates=DIR   the .gp templates (default $NSB_PLOTS, "
-		"else beside the\n"
-		"                    program: ../share/nsbench/plots, "
-		"../plots)\n"
-		"  --stem=NAME       file name stem (default nsbench)\n"
-		"  --format=LIST     svg, png or svg,png (default)\n"
-		"  --title=TEXT      title of the trend plot\n"
-		"  --trend=FILE      plot FILE: rows of \"<UTC time> median "
-		"ci_lo ci_hi\n"
-		"                    [commit]\" (time as 2026-12-03T08:30:00Z; "
-		"tic labels:\n"
-		"                    the commit, else the date)\n"
-		"  --unit=TEXT       unit of the trend's values (default ns)\n"
-		"  --keep-data       keep the data and variable files gnuplot "
-		"read, and\n"
-		"                    gnuplot.sh to rerun it (their directory "
-		"is printed)\n"
-		"%s", nsb_compare_opts_help);
-}
-
-static int plot_opt(int key, const char *arg, void *data)
-{
-	struct plot_opts *o = data;
-
-	switch (key) {
-	case 'd':
-		o->out_dir = arg;
-		break;
-	case 't':
-		o->templates = arg;
-		break;
-	case 's':
-		o->stem = arg;
-		break;
-	case 'T':
-		o->title = arg;
-		break;
-	case 'k':
-		o->keep = true;
-		break;
-	case 'u':
-		o->unit = arg;
-		break;
-	case 'f':
-		o->svg = strstr(arg, "svg") != NULL;
-		o->png = strstr(arg, "png") != NULL;
-		if (!o->svg && !o->png)
-			return 2;
-		break;
-	default:
-		return 1;
-	}
-	return 0;
-}
-
-static const struct option plot_opts_table[] = {
-	{ "out-dir", required_argument, NULL, 'd' },
-	{ "templates", required_argument, NULL, 't' },
-	{ "stem", required_argument, NULL, 's' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "title", required_argument, NULL, 'T' },
-	{ "keep-data", no_argument, NULL, 'k' },
-	{ "unit", required_argument, NULL, 'u' },
-	{ NULL, 0, NULL, 0 },
+static const struct nsb_usage plot_usage = {
+	.who = WHO,
+	.synopsis = "nsbench plot [options] BASE... -- PATCHED...\n"
+		    "nsbench plot [options] --trend=FILE\n"
+		    "nsbench plot --costs=FILE [--out-dir=DIR] [--stem=NAME] "
+		    "[--templates=DIR]\n"
+		    "nsbench plot --profile=FILE [--out-dir=DIR] [--stem=NAME] "
+		    "[--templates=DIR]",
+	.about =
+"Render plots with gnuplot from the templates plots/*.gp, one chart per\n"
+"benchmark family (sys/exec, models/in_userns, ...), at most ~1200 px\n"
+"wide; a large family is split over <name>-1, <name>-2, ...:\n"
+"  <stem>-ab-<family>     the shift of the median (patched vs base, %) per\n"
+"                         benchmark with its 95% CI, zero line, threshold band\n"
+"  <stem>-depth-<family>  cost against depth:N (log2 axis), a line per variant\n"
+"                         and side (variants with two or more depths)\n"
+"  <stem>-dist-<family>   box plots of the samples, in % of the base median\n"
+"  <stem>-trend           with --trend: a benchmark's history by run\n"
+"  <stem>-costs           with --costs: the check costs of `nsbench report\n"
+"                         --json` (on - off, same boot)\n"
+"  <stem>-profile-<name>  with --profile: per benchmark of `nsbench profile\n"
+"                         --json`, each symbol's shift per op (95% CI)\n"
+"(<family> with '/' as '_': sys_exec)\n",
 };
+
+/* --format=LIST: svg, png or both. */
+static int set_format(const struct nsb_option *opt, const char *arg)
+{
+	struct plot_opts *o = opt->value;
+
+	o->svg = strstr(arg, "svg") != NULL;
+	o->png = strstr(arg, "png") != NULL;
+	return o->svg || o->png ? 0 : -1;
+}
 
 /*
  * The charts that take no comparison: --costs=FILE, --profile=FILE (of
  * nsbench report/profile --json) and --trend=FILE, each with the plot
- * options above; parsed by the same table, getopt_long.
+ * options.
  */
 enum chart_mode { MODE_COMPARE, MODE_COSTS, MODE_PROFILE, MODE_TREND };
 
-static const struct option mode_opts[] = {
-	{ "costs", required_argument, NULL, MODE_COSTS },
-	{ "profile", required_argument, NULL, MODE_PROFILE },
-	{ "trend", required_argument, NULL, MODE_TREND },
+static const char *const mode_names[] = {
+	[MODE_COSTS] = "costs", [MODE_PROFILE] = "profile",
+	[MODE_TREND] = "trend",
 };
 
 /* Which of the three argv asks for (before any "--"), else MODE_COMPARE. */
 static enum chart_mode chart_mode(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		for (size_t m = 0; m < NSB_ARRAY_SIZE(mode_opts); m++) {
-			size_t len = strlen(mode_opts[m].name);
+		for (int m = MODE_COSTS; m <= MODE_TREND; m++) {
+			size_t len = strlen(mode_names[m]);
 
 			if (!strncmp(argv[i], "--", 2) &&
-			    !strncmp(argv[i] + 2, mode_opts[m].name, len) &&
-			    argv[i][len + 2] == '=')
-				return mode_opts[m].val;
+			    !strncmp(argv[i] + 2, mode_names[m], len) &&
+			    (argv[i][len + 2] == '=' || !argv[i][len + 2]))
+				return m;
 		}
 	return MODE_COMPARE;
-}
-
-/* The options of a --costs, --profile or --trend chart; 0, or 2. */
-static int mode_args(struct plot_opts *o, int argc, char **argv,
-		     const char **file)
-{
-	struct option all[NSB_ARRAY_SIZE(plot_opts_table) +
-			  NSB_ARRAY_SIZE(mode_opts)];
-	int key, r;
-
-	memcpy(all, mode_opts, sizeof(mode_opts));
-	memcpy(all + NSB_ARRAY_SIZE(mode_opts), plot_opts_table,
-	       sizeof(plot_opts_table));
-	optind = 0;
-	opterr = 1;
-	while ((key = getopt_long(argc, argv, "+", all, NULL)) != -1) {
-		if (key == MODE_COSTS || key == MODE_PROFILE ||
-		    key == MODE_TREND) {
-			*file = optarg;
-			continue;
-		}
-		r = key == '?' ? 1 : plot_opt(key, optarg, o);
-		if (r == 2)
-			fprintf(stderr, WHO ": bad value '%s'\n", optarg);
-		if (r)
-			return 2;
-	}
-	if (optind < argc) {
-		fprintf(stderr, WHO ": unknown argument '%s' (--costs, "
-			"--profile and --trend take plot options only)\n",
-			argv[optind]);
-		return 2;
-	}
-	return 0;
 }
 
 /* --costs or --profile: the chart of the check costs or of a profile. */
@@ -976,27 +875,63 @@ int cmd_plot(int argc, char **argv)
 		.out_dir = "plots", .templates = getenv("NSB_PLOTS"),
 		.stem = "nsbench", .svg = true, .png = true,
 	};
+	const char *costs = NULL, *profile = NULL;
+	const struct nsb_option opts[] = {
+		OPT_STRING("out-dir", &o.out_dir, "DIR",
+			   "where plots go (default plots)"),
+		OPT_STRING("templates", &o.templates, "DIR",
+			   "the .gp templates (default $NSB_PLOTS, else beside the\n"
+			   "program: ../share/nsbench/plots, ../plots)"),
+		OPT_STRING("stem", &o.stem, "NAME",
+			   "file name stem (default nsbench)"),
+		OPT_CALLBACK("format", &o, "LIST",
+			     "svg, png or svg,png (default)", set_format),
+		OPT_STRING("title", &o.title, "TEXT", "title of the trend plot"),
+		OPT_STRING("trend", &o.trend, "FILE",
+			   "plot FILE: rows of \"<UTC time> median ci_lo ci_hi\n"
+			   "[commit]\" (time as 2026-12-03T08:30:00Z; tic labels:\n"
+			   "the commit, else the date)"),
+		OPT_STRING("unit", &o.unit, "TEXT",
+			   "unit of the trend's values (default ns)"),
+		OPT_BOOL("keep-data", &o.keep,
+			 "keep the data and variable files gnuplot read, and\n"
+			 "gnuplot.sh to rerun it (their directory is printed)"),
+		OPT_STRING("costs", &costs, "FILE",
+			   "plot the check costs of `nsbench report --json`"),
+		OPT_STRING("profile", &profile, "FILE",
+			   "plot the profiles of `nsbench profile --json`"),
+		OPT_END(),
+	};
 	enum chart_mode mode = chart_mode(argc, argv);
 	struct nsb_comparison c;
-	const char *file = NULL;
 	int ret;
 
 	if (mode != MODE_COMPARE) {
-		ret = mode_args(&o, argc, argv, &file);
+		ret = nsb_parse_options(&argc, argv, opts, &plot_usage, 0);
 		if (ret)
-			return ret;
+			return ret == NSB_PARSE_HELP ? 0 : ret;
+		if (argc > 1) {
+			fprintf(stderr, WHO ": unknown argument '%s' (--costs, "
+				"--profile and --trend take plot options only)\n",
+				argv[1]);
+			return 2;
+		}
 		if (mode != MODE_TREND)
-			return plot_costs(&o, file, mode == MODE_PROFILE);
-		o.trend = file;
+			return plot_costs(&o, mode == MODE_PROFILE ? profile :
+					  costs, mode == MODE_PROFILE);
 		ret = start(&o) ?: plot_trend(&o);
 		finish(&o);
 		return ret;
 	}
-	ret = nsb_compare_main(&c, argc, argv, plot_opts_table, NULL,
-			       plot_opt, &o, plot_usage);
+	ret = nsb_compare_main(&c, argc, argv, opts, &plot_usage);
+	if (!ret && (costs || profile || o.trend)) {
+		fprintf(stderr, WHO ": --costs, --profile and --trend take "
+			"no BASE... -- PATCHED...\n");
+		ret = 2;
+	}
 	if (!ret)
 		ret = start(&o) ?: plot_comparison(&o, &c);
 	nsb_comparison_free(&c);
 	finish(&o);
-	return ret == 3 ? 0 : ret;
+	return ret == NSB_PARSE_HELP ? 0 : ret;
 }

@@ -6,7 +6,6 @@
  * and the commands that reproduce it.  A number without its kernel,
  * config, mode and host is not a result.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "src/compare.h"
 #include "src/costs.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/perfdiff.h"
 #include "src/profile.h"
 #include "src/cli.h"
@@ -555,58 +555,14 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 	reproduce(f, md, c);
 }
 
-static void report_usage(FILE *f)
-{
-	fprintf(f, "usage: nsbench report [options] BASE... -- PATCHED...\n"
-		"\n"
-		"The comparison as a posting-ready report: plain text of at "
-		"most 72\ncolumns for an LKML reply, or Markdown; then the "
-		"provenance of both\nsides and the commands that reproduce "
-		"it.\n\n"
-		"  --markdown        Markdown instead of plain text\n"
-		"  --out=FILE        write FILE (atomically) instead of "
-		"stdout\n"
-		"  --gate            exit 1 when a row is slower (compare's "
-		"exit status);\n"
-		"                    without it the report exits 0 unless the "
-		"input is bad\n"
-		"  --perf-base=FILE --perf-patched=FILE\n"
-		"                    perf.data of each side: adds the perf diff "
-		"share of\n"
-		"                    the check functions and the largest "
-		"changes\n"
-		"  --profile-base=DIR --profile-patched=DIR\n"
-		"                    each side's profiles (a directory of "
-		"nsbench\n"
-		"                    profile-import's *.profile.json, or one "
-		"file): under\n"
-		"                    each slower or faster row, where its "
-		"instructions go\n"
-		"%s", nsb_compare_opts_help);
-}
-
-static int report_opt(int key, const char *arg, void *data)
-{
-	struct report_opts *o = data;
-
-	if (key == 'm')
-		o->markdown = true;
-	else if (key == 'o')
-		o->out = arg;
-	else if (key == 'g')
-		o->gate = true;
-	else if (key == 'b')
-		o->perf_base = arg;
-	else if (key == 'p')
-		o->perf_patched = arg;
-	else if (key == 'R')
-		o->prof_base = arg;
-	else if (key == 'S')
-		o->prof_patched = arg;
-	else
-		return 1;
-	return 0;
-}
+static const struct nsb_usage report_usage = {
+	.who = "nsbench report",
+	.synopsis = "nsbench report [options] BASE... -- PATCHED...",
+	.about = "The comparison as a posting-ready report: plain text of at "
+		 "most 72\ncolumns for an LKML reply, or Markdown; then the "
+		 "provenance of both\nsides and the commands that reproduce "
+		 "it.\n",
+};
 
 /* --- the in-boot check costs (no "--": one kernel, switches on/off) --- */
 
@@ -615,22 +571,17 @@ struct costs_opts {
 	const char *out, *json, *command;
 };
 
-static void costs_usage(FILE *f)
-{
-	fprintf(f, "usage: nsbench report [options] FILE|DIR...\n"
-		"\n"
-		"Without \"--\": the in-boot check A/B of the toggles kernel "
-		"(results\nwhose context names nsbench_check; a DIR gives its "
-		"*.json).  Opens\nwith what each check costs, then the 2015 "
-		"forms, the A/A residuals,\nthe toggles' own cost (from stock "
-		"files of the same plan, if given)\nand the provenance.\n\n"
-		"  --markdown        Markdown instead of plain text\n"
-		"  --out=FILE        write FILE (atomically) instead of stdout\n"
-		"  --json=FILE       also the rows as JSON (for plot --costs)\n"
-		"  --command=CMD     the host command that reproduces the run\n"
-		"\nExit: 0, or 2 on bad input.  (Two kernels: "
-		"nsbench report BASE... -- PATCHED...)\n");
-}
+static const struct nsb_usage costs_usage = {
+	.who = "nsbench report",
+	.synopsis = "nsbench report [options] FILE|DIR...",
+	.about = "Without \"--\": the in-boot check A/B of the toggles kernel "
+		 "(results\nwhose context names nsbench_check; a DIR gives its "
+		 "*.json).  Opens\nwith what each check costs, then the 2015 "
+		 "forms, the A/A residuals,\nthe toggles' own cost (from stock "
+		 "files of the same plan, if given)\nand the provenance.\n",
+	.epilog = "Exit: 0, or 2 on bad input.  (Two kernels: "
+		  "nsbench report BASE... -- PATCHED...)\n",
+};
 
 static const char *cctx(json_t *ctx, const char *key)
 {
@@ -681,32 +632,27 @@ static void costs_provenance(FILE *f, bool md, const struct nsb_costs *c,
 		fprintf(f, "```\n");
 }
 
-static int costs_parse(int argc, char **argv, struct costs_opts *o)
+/* The options, then argv[1..*argc) the files; 0, NSB_PARSE_HELP or 2. */
+static int costs_parse(int *argc, char **argv, struct costs_opts *o)
 {
-	static const struct option opts[] = {
-		{ "markdown", no_argument, NULL, 'm' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "command", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct nsb_option opts[] = {
+		OPT_BOOL("markdown", &o->markdown,
+			 "Markdown instead of plain text"),
+		OPT_STRING("out", &o->out, "FILE",
+			   "write FILE (atomically) instead of stdout"),
+		OPT_STRING("json", &o->json, "FILE",
+			   "also the rows as JSON (for plot --costs)"),
+		OPT_STRING("command", &o->command, "CMD",
+			   "the host command that reproduces the run"),
+		OPT_END(),
 	};
-	int key;
+	int r = nsb_parse_options(argc, argv, opts, &costs_usage, 0);
 
-	optind = 0;
-	while ((key = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (key) {
-		case 'm': o->markdown = true; break;
-		case 'o': o->out = optarg; break;
-		case 'j': o->json = optarg; break;
-		case 'c': o->command = optarg; break;
-		case 'h': costs_usage(stdout); return 3;
-		default: costs_usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc) {
+	if (r)
+		return r;
+	if (*argc < 2) {
 		fprintf(stderr, "nsbench report: no results files\n");
-		costs_usage(stderr);
+		nsb_usage_hint(&costs_usage);
 		return 2;
 	}
 	return 0;
@@ -746,12 +692,12 @@ static int costs_report(int argc, char **argv)
 	struct costs_opts o = { 0 };
 	struct nsb_costs c;
 	char **files = NULL;
-	int ret = costs_parse(argc, argv, &o), i;
+	int ret = costs_parse(&argc, argv, &o), i;
 
 	if (ret)
-		return ret == 3 ? 0 : ret;
+		return ret == NSB_PARSE_HELP ? 0 : ret;
 	nsb_costs_init(&c);
-	files = nsb_costs_expand(argv + optind, argc - optind);
+	files = nsb_costs_expand(argv + 1, argc - 1);
 	ret = 2;
 	if (!c.fam || !files)
 		goto out;
@@ -796,17 +742,30 @@ static bool has_separator(int argc, char **argv)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "markdown", no_argument, NULL, 'm' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "gate", no_argument, NULL, 'g' },
-		{ "perf-base", required_argument, NULL, 'b' },
-		{ "perf-patched", required_argument, NULL, 'p' },
-		{ "profile-base", required_argument, NULL, 'R' },
-		{ "profile-patched", required_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_opts ro = { 0 };
+	const struct nsb_option opts[] = {
+		OPT_BOOL("markdown", &ro.markdown,
+			 "Markdown instead of plain text"),
+		OPT_STRING("out", &ro.out, "FILE",
+			   "write FILE (atomically) instead of stdout"),
+		OPT_BOOL("gate", &ro.gate,
+			 "exit 1 when a row is slower (compare's exit status);\n"
+			 "without it the report exits 0 unless the input is bad"),
+		OPT_STRING("perf-base", &ro.perf_base, "FILE",
+			   "perf.data of the base: with --perf-patched, adds\n"
+			   "the perf diff share of the check functions and the\n"
+			   "largest changes"),
+		OPT_STRING("perf-patched", &ro.perf_patched, "FILE",
+			   "perf.data of the patched side"),
+		OPT_STRING("profile-base", &ro.prof_base, "DIR",
+			   "the base's profiles (a directory of nsbench\n"
+			   "profile-import's *.profile.json, or one file): with\n"
+			   "--profile-patched, under each slower or faster row,\n"
+			   "where its instructions go"),
+		OPT_STRING("profile-patched", &ro.prof_patched, "DIR",
+			   "the patched side's profiles"),
+		OPT_END(),
+	};
 	struct nsb_comparison c;
 	char *text = NULL;
 	size_t len = 0;
@@ -815,10 +774,11 @@ int cmd_report(int argc, char **argv)
 
 	if (!has_separator(argc, argv))
 		return costs_report(argc, argv);
-	ret = nsb_compare_main(&c, argc, argv, opts, NULL, report_opt, &ro,
-			       report_usage);
-	if (ret)
+	ret = nsb_compare_main(&c, argc, argv, opts, &report_usage);
+	if (ret) {
+		ret = ret == NSB_PARSE_HELP ? 0 : ret;
 		goto out;
+	}
 	if (!ro.perf_base != !ro.perf_patched) {
 		fprintf(stderr, "nsbench report: --perf-base and "
 			"--perf-patched go together\n");
@@ -852,5 +812,5 @@ out:
 	nsb_perf_free(&ro.perf);
 	nsb_prof_sides_free(&ro.prof);
 	nsb_comparison_free(&c);
-	return ret == 3 ? 0 : ret;
+	return ret;
 }
