@@ -17,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -33,6 +32,7 @@
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "workloads/fixture.h"
 
 struct options {
@@ -59,54 +59,33 @@ struct pending {
 
 static struct pending results = { .fd = -1 }, user_out = { .fd = -1 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: nsbench-bench [nsbench options] [--benchmark_* options]\n"
-"\n"
-"nsbench options:\n"
-"  --tier=quick|full     which sweep to register (default quick)\n"
-"  --label=NAME          results file label (default <mode>-<tier>)\n"
-"  --out=FILE            results file (default results/<UTC>-<host>-<label>.json)\n"
-"  --results-dir=DIR     where the default results file goes (default results)\n"
-"  --no-results          write no results file\n"
-"  --mode=MODE           native | kvm | tcg | icount (default native)\n"
-"  --series=NAME         kernel patch series under test (default none)\n"
-"  --config-hash=HASH    kernel config hash (default: from /proc/config.gz)\n"
-"  --round=N --seed=N --boot=N --side=A|B   A/B provenance\n"
-"  --context=KEY=VALUE   one more context string (KEY: [a-z0-9_]; up to 16)\n"
-"  --interleave=SWITCH   the in-boot check A/B: every sys/ benchmark alternates\n"
-"                        kernel.userns_checks.SWITCH in chunks, on/off/off/on,\n"
-"                        and reports the counters nsb_on, nsb_off1, nsb_off2\n"
-"                        (userns-checks-toggles kernel; elsewhere the same\n"
-"                        chunks run unswitched, for the stock side)\n"
-"  --perf-control=DIR    under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
-"                        sample only while the timer runs; DIR/ops gets the\n"
-"                        operations run meanwhile (one benchmark per run)\n"
-"  --list                list the benchmark families and exit\n"
-"\n"
+static const struct nsb_usage usage = {
+	.who = "nsbench-bench",
+	.synopsis = "nsbench-bench [nsbench options] [--benchmark_* options]",
+	.epilog =
 "Google Benchmark options pass through, e.g. --benchmark_filter=in_userns\n"
 "--benchmark_repetitions=5 --benchmark_min_time=0.1 (see --help below);\n"
 "--benchmark_out=FILE writes FILE too, in --benchmark_out_format's format.\n"
 "Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops the running benchmark at its next\n"
 "batch, starts no other and writes the results file marked incomplete\n"
-"(exit 130); a second one quits at once and writes nothing.\n");
-}
+"(exit 130); a second one quits at once and writes nothing.\n",
+};
 
 /* --context=KEY=VALUE: a plain key, so results files stay greppable. */
-static int add_context(struct options *o, const char *arg)
+static int add_context(const struct nsb_option *opt, const char *arg)
 {
+	struct options *o = opt->value;
 	size_t klen = strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_");
 
 	if (!klen || arg[klen] != '=') {
 		fprintf(stderr, "nsbench-bench: --context: bad value '%s' "
 			"(want KEY=VALUE, KEY of a-z 0-9 _)\n", arg);
-		return -1;
+		return -2;
 	}
-	if (o->ncontext == (int)(sizeof(o->context) / sizeof(o->context[0]))) {
+	if (o->ncontext == (int)NSB_ARRAY_SIZE(o->context)) {
 		fprintf(stderr, "nsbench-bench: --context: more than %zu\n",
-			sizeof(o->context) / sizeof(o->context[0]));
-		return -1;
+			NSB_ARRAY_SIZE(o->context));
+		return -2;
 	}
 	o->context[o->ncontext++] = arg;
 	return 0;
@@ -159,92 +138,95 @@ bad_format:
 	return -1;
 }
 
-/* Our options are long-only and must be written --name=value. */
+static const char *const tiers[] = {
+	[NSB_TIER_QUICK] = "quick", [NSB_TIER_FULL] = "full", NULL,
+};
+
+static int set_tier(const struct nsb_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	for (int t = 0; tiers[t]; t++)
+		if (!strcmp(arg, tiers[t])) {
+			o->tier = t;
+			o->info.tier = tiers[t];
+			return 0;
+		}
+	fprintf(stderr, "nsbench-bench: --tier must be quick or full, not "
+		"'%s'\n", arg);
+	return -2;
+}
+
+/*
+ * Ours from the table; the Google Benchmark flags (--benchmark_*, --v=)
+ * stay in argv for libbenchmark, but for those gb_flag() takes over.
+ * --help prints ours, and leaves --help for libbenchmark's.
+ */
 static int parse_options(int *argc, char **argv, struct options *o)
 {
-	enum { O_TIER = 256, O_LABEL, O_OUT, O_DIR, O_NORES, O_MODE, O_SERIES,
-	       O_CONFIG, O_ROUND, O_SEED, O_BOOT, O_SIDE, O_CONTEXT, O_ILV,
-	       O_PERFCTL, O_LIST, O_HELP };
-	static const struct option longopts[] = {
-		{ "tier", required_argument, NULL, O_TIER },
-		{ "label", required_argument, NULL, O_LABEL },
-		{ "out", required_argument, NULL, O_OUT },
-		{ "results-dir", required_argument, NULL, O_DIR },
-		{ "no-results", no_argument, NULL, O_NORES },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "series", required_argument, NULL, O_SERIES },
-		{ "config-hash", required_argument, NULL, O_CONFIG },
-		{ "round", required_argument, NULL, O_ROUND },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "boot", required_argument, NULL, O_BOOT },
-		{ "side", required_argument, NULL, O_SIDE },
-		{ "context", required_argument, NULL, O_CONTEXT },
-		{ "interleave", required_argument, NULL, O_ILV },
-		{ "perf-control", required_argument, NULL, O_PERFCTL },
-		{ "list", no_argument, NULL, O_LIST },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
+	struct nsb_run_info *i = &o->info;
+	const struct nsb_option opts[] = {
+		OPT_CALLBACK("tier", o, "quick|full",
+			     "which sweep to register (default quick)", set_tier),
+		OPT_STRING("label", &i->label, "NAME",
+			   "results file label (default <mode>-<tier>)"),
+		OPT_STRING("out", &o->out, "FILE", "results file (default "
+			   "results/<UTC>-<host>-<label>.json)"),
+		OPT_STRING("results-dir", &o->results_dir, "DIR",
+			   "where the default results file goes (default results)"),
+		OPT_BOOL("no-results", &o->no_results, "write no results file"),
+		OPT_STRING("mode", &i->mode, "MODE",
+			   "native | kvm | tcg | icount (default native)"),
+		OPT_STRING("series", &i->series, "NAME",
+			   "kernel patch series under test (default none)"),
+		OPT_STRING("config-hash", &i->config_hash, "HASH",
+			   "kernel config hash (default: from /proc/config.gz)"),
+		OPT_STRING("round", &i->round, "N", "A/B provenance: the round"),
+		OPT_STRING("seed", &i->seed, "N", "A/B provenance: its seed"),
+		OPT_STRING("boot", &i->boot, "N", "A/B provenance: the boot"),
+		OPT_STRING("side", &i->side, "A|B", "A/B provenance: the side"),
+		OPT_CALLBACK("context", o, "KEY=VALUE",
+			     "one more context string (KEY: [a-z0-9_]; up to 16)",
+			     add_context),
+		OPT_STRING("interleave", &o->interleave, "SWITCH",
+			   "the in-boot check A/B: every sys/ benchmark alternates\n"
+			   "kernel.userns_checks.SWITCH in chunks, on/off/off/on,\n"
+			   "and reports the counters nsb_on, nsb_off1, nsb_off2\n"
+			   "(userns-checks-toggles kernel; elsewhere the same\n"
+			   "chunks run unswitched, for the stock side)"),
+		OPT_STRING("perf-control", &o->perf_control, "DIR",
+			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
+			   "sample only while the timer runs; DIR/ops gets the\n"
+			   "operations run meanwhile (one benchmark per run)"),
+		OPT_BOOL("list", &o->list,
+			 "list the benchmark families and exit"),
+		OPT_END(),
 	};
-	int kept = 1, i;
+	int kept = 1, r;
 
-	for (i = 1; i < *argc; i++) {
-		char *arg = argv[i];
-		int idx = -1, c;
-		char *fake[3] = { argv[0], arg, NULL };
+	r = nsb_parse_options(argc, argv, opts, &usage, NSB_PARSE_KEEP_UNKNOWN);
+	if (r == NSB_PARSE_HELP) {
+		argv[1] = "--help";	/* and libbenchmark's */
+		argv[2] = NULL;
+		*argc = 2;
+		return 0;
+	}
+	if (r)
+		return -1;
+	for (int k = 1; k < *argc; k++) {
+		char *arg = argv[k];
+		int taken;
 
-		if (!strncmp(arg, "--benchmark_", 12) || !strncmp(arg, "--v=", 4)) {
-			int taken = gb_flag(o, arg);
-
-			if (taken < 0)
-				return -1;
-			if (!taken)
-				argv[kept++] = arg;	/* Google Benchmark's */
-			continue;
-		}
-		optind = 1;
-		opterr = 0;
-		c = getopt_long(2, fake, "", longopts, &idx);
-		if (c == '?' || c == ':' || c == -1) {
-			fprintf(stderr, "nsbench-bench: unknown or malformed option '%s' "
-				"(see --help)\n", arg);
+		if (strncmp(arg, "--benchmark_", 12) && strncmp(arg, "--v=", 4)) {
+			fprintf(stderr, "nsbench-bench: unknown or malformed "
+				"option '%s' (see --help)\n", arg);
 			return -1;
 		}
-		switch (c) {
-		case O_TIER:
-			if (!strcmp(optarg, "quick"))
-				o->tier = NSB_TIER_QUICK;
-			else if (!strcmp(optarg, "full"))
-				o->tier = NSB_TIER_FULL;
-			else {
-				fprintf(stderr, "nsbench-bench: --tier must be quick or full, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			o->info.tier = optarg;
-			break;
-		case O_LABEL: o->info.label = optarg; break;
-		case O_OUT: o->out = optarg; break;
-		case O_DIR: o->results_dir = optarg; break;
-		case O_NORES: o->no_results = true; break;
-		case O_MODE: o->info.mode = optarg; break;
-		case O_SERIES: o->info.series = optarg; break;
-		case O_CONFIG: o->info.config_hash = optarg; break;
-		case O_ROUND: o->info.round = optarg; break;
-		case O_SEED: o->info.seed = optarg; break;
-		case O_BOOT: o->info.boot = optarg; break;
-		case O_SIDE: o->info.side = optarg; break;
-		case O_CONTEXT:
-			if (add_context(o, optarg))
-				return -1;
-			break;
-		case O_ILV: o->interleave = optarg; break;
-		case O_PERFCTL: o->perf_control = optarg; break;
-		case O_LIST: o->list = true; break;
-		case O_HELP:
-			usage(stdout);
-			argv[kept++] = "--help";	/* and libbenchmark's */
-			break;
-		}
+		taken = gb_flag(o, arg);
+		if (taken < 0)
+			return -1;
+		if (!taken)
+			argv[kept++] = arg;	/* Google Benchmark's */
 	}
 	argv[kept] = NULL;
 	*argc = kept;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/cli.h"
 
 /* First line of a file, newline stripped, or NULL. */
@@ -153,17 +154,23 @@ static void add_to_json(const char *key, const char *value)
 
 int cmd_context(int argc, char **argv)
 {
+	static const struct nsb_usage usage = {
+		.who = "nsbench context",
+		.synopsis = "nsbench context",
+		.about = "The context block nsbench writes into results files "
+			 "(kernel,\nconfig, host, CPU), for this machine, as "
+			 "JSON on stdout.\n",
+	};
+	static const struct nsb_option opts[] = { OPT_END() };
 	struct nsb_run_info info = { .label = "context" };
+	int r = nsb_parse_options(&argc, argv, opts, &usage, 0);
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") ||
-			  !strcmp(argv[1], "-h"))) {
-		printf("usage: nsbench context\n\nThe context block nsbench "
-		       "writes into results files (kernel,\nconfig, host, "
-		       "CPU), for this machine, as JSON on stdout.\n");
-		return 0;
-	}
+	if (r)
+		return r == NSB_PARSE_HELP ? 0 : r;
 	if (argc > 1) {
-		fprintf(stderr, "usage: nsbench context\n");
+		fprintf(stderr, "nsbench context: unexpected argument '%s'\n",
+			argv[1]);
+		nsb_usage_hint(&usage);
 		return 2;
 	}
 	context_json = json_object();

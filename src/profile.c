@@ -18,7 +18,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -31,6 +30,7 @@
 
 #include "src/compare.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/profile.h"
 #include "src/cli.h"
 
@@ -313,39 +313,50 @@ struct import_opts {
 	unsigned long long ops, period;
 };
 
-static void import_usage(FILE *f)
+static const struct nsb_usage import_usage = {
+	.who = "nsbench profile-import",
+	.synopsis = "nsbench profile-import [options] --symbols=TSV "
+		    "--bench=FILE --out=FILE",
+	.about = "One boot's perf profile of a benchmark's timed region as a "
+		 "profile JSON\n(the input of 'nsbench profile' and of report's "
+		 "--profile-base/-patched).\n--period and one of --ops, "
+		 "--ops-file are required too.\n",
+	.epilog = "The same symbol of the same dso is summed; addresses perf "
+		  "could not\nresolve (0x...) pool per dso as \""
+		  NSB_PROF_UNRESOLVED "\".  Exit: 0, or 2 on bad input\n"
+		  "(naming file and line; nothing is written).\n",
+};
+
+/* --period=P (and --ops=N): a count > 0. */
+static int set_count(const struct nsb_option *opt, const char *arg)
 {
-	fprintf(f, "usage: nsbench profile-import [options] --symbols=TSV "
-		"--bench=FILE --out=FILE\n"
-		"\n"
-		"One boot's perf profile of a benchmark's timed region as a "
-		"profile JSON\n(the input of 'nsbench profile' and of report's "
-		"--profile-base/-patched).\n--period and one of --ops, "
-		"--ops-file are required too.\n\n"
-		"  --symbols=TSV     perf report --stdio -q -t $'\\t' --sort "
-		"dso,sym\n"
-		"                    -F sample,dso,sym: samples, dso, "
-		"'[k] symbol' a line\n"
-		"  --bench=FILE      the run's results JSON: exactly one "
-		"benchmark; its\n"
-		"                    name and context go into the profile\n"
-		"  --ops=N           operations run while perf sampled\n"
-		"  --ops-file=FILE   the same from a file of one line (the "
-		"last of\n"
-		"                    --ops and --ops-file counts)\n"
-		"  --period=P        perf record -c P: events per sample "
-		"(under icount:\n"
-		"                    guest instructions, for cpu-clock)\n"
-		"  --event=NAME      the sampled event (default cpu-clock)\n"
-		"  --label=L         the profile step's label (default: "
-		"BENCH's file name\n"
-		"                    without .bench.json or .json)\n"
-		"  --out=FILE        the profile JSON, written atomically\n"
-		"\n"
-		"The same symbol of the same dso is summed; addresses perf "
-		"could not\nresolve (0x...) pool per dso as \"%s\".  Exit: 0, "
-		"or 2 on bad input\n(naming file and line; nothing is "
-		"written).\n", NSB_PROF_UNRESOLVED);
+	unsigned long long *v = opt->value;
+
+	if (!parse_count(arg, MAX_SAMPLES, v) || !*v) {
+		fprintf(stderr, "nsbench profile-import: --%s: expected a "
+			"count > 0, got '%s'\n", opt->name, arg);
+		return -2;
+	}
+	return 0;
+}
+
+/* --ops=N and --ops-file=FILE: the last one given counts. */
+static int set_ops(const struct nsb_option *opt, const char *arg)
+{
+	struct import_opts *o = opt->value;
+	struct nsb_option count = { .name = opt->name, .value = &o->ops };
+
+	o->ops_file = NULL;
+	return set_count(&count, arg);
+}
+
+static int set_ops_file(const struct nsb_option *opt, const char *arg)
+{
+	struct import_opts *o = opt->value;
+
+	o->ops_file = arg;
+	o->ops = 0;
+	return 0;
 }
 
 /* "dir/sys-stat.bench.json" -> "sys-stat" */
@@ -366,51 +377,37 @@ static char *default_label(const char *bench)
 
 static int import_parse(int argc, char **argv, struct import_opts *o)
 {
-	static const struct option opts[] = {
-		{ "symbols", required_argument, NULL, 's' },
-		{ "bench", required_argument, NULL, 'b' },
-		{ "ops", required_argument, NULL, 'n' },
-		{ "ops-file", required_argument, NULL, 'f' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct nsb_option opts[] = {
+		OPT_STRING("symbols", &o->symbols, "TSV",
+			   "perf report --stdio -q -t $'\\t' --sort dso,sym\n"
+			   "-F sample,dso,sym: samples, dso, '[k] symbol' a line"),
+		OPT_STRING("bench", &o->bench, "FILE",
+			   "the run's results JSON: exactly one benchmark; its\n"
+			   "name and context go into the profile"),
+		OPT_CALLBACK("ops", o, "N",
+			     "operations run while perf sampled", set_ops),
+		OPT_CALLBACK("ops-file", o, "FILE",
+			     "the same from a file of one line (the last of\n"
+			     "--ops and --ops-file counts)", set_ops_file),
+		OPT_CALLBACK("period", &o->period, "P",
+			     "perf record -c P: events per sample (under icount:\n"
+			     "guest instructions, for cpu-clock)", set_count),
+		OPT_STRING("event", &o->event, "NAME",
+			   "the sampled event (default cpu-clock)"),
+		OPT_STRING("label", &o->label, "L",
+			   "the profile step's label (default: BENCH's file name\n"
+			   "without .bench.json or .json)"),
+		OPT_STRING("out", &o->out, "FILE",
+			   "the profile JSON, written atomically"),
+		OPT_END(),
 	};
-	int key, idx = -1;
+	int r = nsb_parse_options(&argc, argv, opts, &import_usage, 0);
 
-	optind = 0;
-	while ((key = getopt_long(argc, argv, "", opts, &idx)) != -1) {
-		switch (key) {
-		case 's': o->symbols = optarg; break;
-		case 'b': o->bench = optarg; break;
-		case 'f':
-			o->ops_file = optarg;
-			o->ops = 0;
-			break;
-		case 'e': o->event = optarg; break;
-		case 'l': o->label = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'n':
-			if (!parse_count(optarg, MAX_SAMPLES, &o->ops) ||
-			    !o->ops)
-				goto bad;
-			o->ops_file = NULL;
-			break;
-		case 'p':
-			if (!parse_count(optarg, MAX_SAMPLES, &o->period) ||
-			    !o->period)
-				goto bad;
-			break;
-		case 'h': import_usage(stdout); return 3;
-		default: import_usage(stderr); return 2;
-		}
-		idx = -1;
-	}
-	if (optind < argc) {
+	if (r)
+		return r;
+	if (argc > 1) {
 		fprintf(stderr, "nsbench profile-import: unexpected argument "
-			"'%s'\n", argv[optind]);
+			"'%s'\n", argv[1]);
 		return 2;
 	}
 	if (!o->symbols || !o->bench || !o->out || !o->period ||
@@ -418,14 +415,10 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 		fprintf(stderr, "nsbench profile-import: need --symbols, "
 			"--bench, --period, --out and one of --ops, "
 			"--ops-file\n");
-		import_usage(stderr);
+		nsb_usage_hint(&import_usage);
 		return 2;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "nsbench profile-import: --%s: expected a count > 0, "
-		"got '%s'\n", idx >= 0 ? opts[idx].name : "?", optarg);
-	return 2;
 }
 
 static json_t *symbols_json(const struct tsv *t)
@@ -511,7 +504,7 @@ int cmd_profile_import(int argc, char **argv)
 	int ret = import_parse(argc, argv, &o);
 
 	if (ret)
-		return ret == 3 ? 0 : ret;
+		return ret == NSB_PARSE_HELP ? 0 : ret;
 	return import(&o);
 }
 
@@ -1339,27 +1332,26 @@ struct profile_opts {
 	json_t *out;			/* --json: the benchmarks array */
 };
 
-static void profile_usage(FILE *f)
-{
-	fprintf(f, "usage: nsbench profile [options] BASE... -- PATCHED...\n"
-		"\n"
-		"Where each benchmark's instructions go, per symbol, patched "
-		"against base:\nprofiles (profile-import's *.profile.json; a "
-		"directory gives all of\nits own) paired by A/B round; per "
-		"symbol insn/op = samples * period /\nops, its median on each "
-		"side and the median of the per-round\ndifferences with the "
-		"sign-test 95%% CI, as the report's rows.\n\n"
-		"  --top=N           symbols shown per benchmark, by |shift| "
-		"(default %d)\n"
-		"  --json=FILE       the same as JSON, written atomically\n"
-		"\n"
-		"A symbol is significant (*) when its CI excludes 0 and its "
-		"shift exceeds\nwhat counting noise alone gives (4 standard "
-		"errors of the median:\nwith hundreds of symbols tested, a CI "
-		"alone would flag a few by chance);\nwithout one the "
-		"benchmark says \"no symbol with a significant change\".  Exit: 0, or 2\non bad input or when "
-		"no benchmark is profiled on both sides.\n", TOP_DEFAULT);
-}
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+
+static const struct nsb_usage profile_usage = {
+	.who = "nsbench profile",
+	.synopsis = "nsbench profile [options] BASE... -- PATCHED...",
+	.about = "Where each benchmark's instructions go, per symbol, patched "
+		 "against base:\nprofiles (profile-import's *.profile.json; a "
+		 "directory gives all of\nits own) paired by A/B round; per "
+		 "symbol insn/op = samples * period /\nops, its median on each "
+		 "side and the median of the per-round\ndifferences with the "
+		 "sign-test 95% CI, as the report's rows.\n",
+	.epilog = "A symbol is significant (*) when its CI excludes 0 and its "
+		  "shift exceeds\nwhat counting noise alone gives (4 standard "
+		  "errors of the median:\nwith hundreds of symbols tested, a CI "
+		  "alone would flag a few by chance);\nwithout one the "
+		  "benchmark says \"no symbol with a significant change\".  "
+		  "Exit: 0, or 2\non bad input or when no benchmark is "
+		  "profiled on both sides.\n",
+};
 
 static json_t *interval_json(const struct nsb_interval *i)
 {
@@ -1481,40 +1473,40 @@ static int profile_all(struct profile_opts *o)
 	return 0;
 }
 
-static int profile_parse(int argc, char **argv, struct profile_opts *o,
+/* --top=N: 1 to 100000. */
+static int set_top(const struct nsb_option *opt, const char *arg)
+{
+	unsigned long long top;
+
+	if (!parse_count(arg, 100000, &top) || !top)
+		return -1;
+	*(size_t *)opt->value = (size_t)top;
+	return 0;
+}
+
+/* The options; then argv[1..*sep) BASE..., argv[*sep + 1..*argc) PATCHED... */
+static int profile_parse(int *argc, char **argv, struct profile_opts *o,
 			 int *sep)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "top", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct nsb_option opts[] = {
+		OPT_CALLBACK("top", &o->top, "N",
+			     "symbols shown per benchmark, by |shift| (default "
+			     XSTR(TOP_DEFAULT) ")", set_top),
+		OPT_STRING("json", &o->json, "FILE",
+			   "the same as JSON, written atomically"),
+		OPT_END(),
 	};
-	unsigned long long top;
-	int key;
+	int r = nsb_parse_options(argc, argv, opts, &profile_usage,
+				  NSB_PARSE_KEEP_DASHDASH);
 
-	for (*sep = 1; *sep < argc && strcmp(argv[*sep], "--"); (*sep)++)
+	if (r)
+		return r;
+	for (*sep = 1; *sep < *argc && strcmp(argv[*sep], "--"); (*sep)++)
 		;
-	optind = 0;
-	while ((key = getopt_long(*sep, argv, "", opts, NULL)) != -1) {
-		switch (key) {
-		case 'j': o->json = optarg; break;
-		case 't':
-			if (!parse_count(optarg, 100000, &top) || !top) {
-				fprintf(stderr, "nsbench profile: --top: bad "
-					"value '%s'\n", optarg);
-				return 2;
-			}
-			o->top = (size_t)top;
-			break;
-		case 'h': profile_usage(stdout); return 3;
-		default: profile_usage(stderr); return 2;
-		}
-	}
-	if (*sep >= argc || optind >= *sep || *sep + 1 >= argc) {
+	if (*sep >= *argc || *sep == 1 || *sep + 1 >= *argc) {
 		fprintf(stderr, "nsbench profile: need BASE... -- "
 			"PATCHED...\n");
-		profile_usage(stderr);
+		nsb_usage_hint(&profile_usage);
 		return 2;
 	}
 	return 0;
@@ -1523,14 +1515,14 @@ static int profile_parse(int argc, char **argv, struct profile_opts *o,
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_opts o = { .top = TOP_DEFAULT };
-	int sep, i, ret = profile_parse(argc, argv, &o, &sep);
+	int sep, i, ret = profile_parse(&argc, argv, &o, &sep);
 
 	if (ret)
-		return ret == 3 ? 0 : ret;
+		return ret == NSB_PARSE_HELP ? 0 : ret;
 	nsb_prof_set_init(&o.a, "base");
 	nsb_prof_set_init(&o.b, "patched");
 	ret = 2;
-	for (i = optind; i < sep; i++)
+	for (i = 1; i < sep; i++)
 		if (nsb_prof_set_load(&o.a, argv[i]))
 			goto out;
 	for (i = sep + 1; i < argc; i++)

@@ -12,12 +12,12 @@
  * Order, whatever the order of the options: placeholders are filled, then
  * --default, then --kernel-meta, then --set (the caller's last word).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/cli.h"
 
 #define WHO "nsbench stamp"
@@ -53,19 +53,21 @@ static const struct pair kernel_fallbacks[] = {
 	{ "series", "patch_series" },
 };
 
-static int add_pair(struct pairs *ps, const char *opt, char *arg)
+static int add_pair(const struct nsb_option *opt, const char *value)
 {
+	struct pairs *ps = opt->value;
+	char *arg = (char *)value;	/* argv's own string: ours to cut */
 	char *eq = strchr(arg, '=');
 
 	if (!eq || eq == arg) {
-		fprintf(stderr, WHO ": %s wants NAME=VALUE, not '%s'\n", opt,
-			arg);
-		return -1;
+		fprintf(stderr, WHO ": --%s wants NAME=VALUE, not '%s'\n",
+			opt->name, arg);
+		return -2;
 	}
 	if (ps->n == MAX_PAIRS) {
-		fprintf(stderr, WHO ": more than %d %s options\n", MAX_PAIRS,
-			opt);
-		return -1;
+		fprintf(stderr, WHO ": more than %d --%s options\n", MAX_PAIRS,
+			opt->name);
+		return -2;
 	}
 	*eq = 0;
 	ps->p[ps->n++] = (struct pair){ arg, eq + 1 };
@@ -222,87 +224,72 @@ out:
 	return ret;
 }
 
-static void usage(FILE *f)
+static const struct nsb_usage usage = {
+	.who = WHO,
+	.synopsis = "nsbench stamp [OPTION]... FILE...",
+	.about = "The host's values into results files a guest wrote, in "
+		 "place, each file\nrewritten atomically or not at all "
+		 "(guest/run-qemu.sh runs it per boot).\n",
+	.epilog = "Applied in that order, whatever the order given.  Exit 0 "
+		  "when every FILE\nwas stamped, 2 at the first that could not "
+		  "be (named; it is unchanged).\n",
+};
+
+/* --kernel-meta=FILE: build.sh's meta.json, loaded now. */
+static int load_meta(const struct nsb_option *opt, const char *arg)
 {
-	fprintf(f,
-"usage: nsbench stamp [OPTION]... FILE...\n"
-"\n"
-"The host's values into results files a guest wrote, in place, each file\n"
-"rewritten atomically or not at all (guest/run-qemu.sh runs it per boot).\n"
-"\n"
-"  --fill NAME=VALUE     replace @NAME@ in every string value\n"
-"  --default KEY=VALUE   context KEY = VALUE where the file has none\n"
-"  --kernel-meta FILE    the kernel as built (build.sh's meta.json): its\n"
-"                        source, commit, describe, series hash and build\n"
-"                        key; its config hash, release and series where\n"
-"                        the context has none (\"\" or \"unknown\")\n"
-"  --set KEY=VALUE       context KEY = VALUE\n"
-"\n"
-"Applied in that order, whatever the order given.  Exit 0 when every FILE\n"
-"was stamped, 2 at the first that could not be (named; it is unchanged).\n");
+	struct stamp *st = opt->value;
+
+	json_decref(st->meta);
+	st->meta = nsb_json_load(arg);
+	if (!st->meta)
+		return -2;
+	if (!json_is_object(st->meta)) {
+		nsb_bad(arg, "--kernel-meta: not a JSON object (build.sh's "
+			"meta.json)");
+		return -2;
+	}
+	return 0;
 }
 
-static int parse(int argc, char **argv, struct stamp *st)
+/* The options; then argv[1..*argc) the files.  0, NSB_PARSE_HELP or 2. */
+static int parse(int *argc, char **argv, struct stamp *st)
 {
-	static const struct option opts[] = {
-		{ "fill", required_argument, NULL, 'f' },
-		{ "default", required_argument, NULL, 'd' },
-		{ "kernel-meta", required_argument, NULL, 'k' },
-		{ "set", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	const struct nsb_option opts[] = {
+		OPT_CALLBACK("fill", &st->fill, "NAME=VALUE",
+			     "replace @NAME@ in every string value", add_pair),
+		OPT_CALLBACK("default", &st->dflt, "KEY=VALUE",
+			     "context KEY = VALUE where the file has none",
+			     add_pair),
+		OPT_CALLBACK("kernel-meta", st, "FILE",
+			     "the kernel as built (build.sh's meta.json): its\n"
+			     "source, commit, describe, series hash and build\n"
+			     "key; its config hash, release and series where\n"
+			     "the context has none (\"\" or \"unknown\")",
+			     load_meta),
+		OPT_CALLBACK("set", &st->set, "KEY=VALUE", "context KEY = VALUE",
+			     add_pair),
+		OPT_END(),
 	};
-	int c;
+	int r = nsb_parse_options(argc, argv, opts, &usage, 0);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (add_pair(&st->fill, "--fill", optarg))
-				return 2;
-			break;
-		case 'd':
-			if (add_pair(&st->dflt, "--default", optarg))
-				return 2;
-			break;
-		case 's':
-			if (add_pair(&st->set, "--set", optarg))
-				return 2;
-			break;
-		case 'k':
-			json_decref(st->meta);
-			st->meta = nsb_json_load(optarg);
-			if (!st->meta)
-				return 2;
-			if (!json_is_object(st->meta)) {
-				nsb_bad(optarg, "--kernel-meta: not a JSON "
-					"object (build.sh's meta.json)");
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind == argc) {
+	if (r)
+		return r;
+	if (*argc < 2) {
 		fprintf(stderr, WHO ": no results file given\n");
 		return 2;
 	}
-	return -1;
+	return 0;
 }
 
 int cmd_stamp(int argc, char **argv)
 {
 	struct stamp st = { 0 };
-	int ret = parse(argc, argv, &st);
+	int ret = parse(&argc, argv, &st);
 
-	for (int i = optind; ret < 0 && i < argc; i++)
+	for (int i = 1; !ret && i < argc; i++)
 		if (stamp_file(argv[i], &st))
 			ret = 2;
 	json_decref(st.meta);
-	return ret < 0 ? 0 : ret;
+	return ret == NSB_PARSE_HELP ? 0 : ret;
 }
