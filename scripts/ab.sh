@@ -195,6 +195,8 @@ if [ "$merge" = 0 ]; then
 	done
 fi
 
+[ -n "$nsb" ] || die "$build/nsbench not found (make)"
+
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 NSB_T0=$(date +%s)
 export NSB_T0 NSB_LABEL=ab
@@ -215,10 +217,8 @@ if [ "$merge" = 1 ]; then
 		done
 		[ -d "$d/boots" ] && cp -r "$d/boots/." "$out/boots/"
 	done
-	jq -s '.[0] + {boots: (map(.boots) | add | sort_by(.boot)),
-		shards: (map(.shard) | map(select(. != null)))} | del(.shard)' \
-		"${@/%//manifest.json}" >"$out/manifest.json.tmp"
-	mv "$out/manifest.json.tmp" "$out/manifest.json"
+	"$nsb" manifest --merge --out="$out/manifest.json" "${@/%//manifest.json}" ||
+		die "--merge: cannot merge the shards' manifests"
 	progress "merge" "$# shard(s) -> $out ($(jq '.boots | length' "$out/manifest.json") boots)"
 	checks=$(jq -r 'if .checks then 1 else 0 end' "$out/manifest.json")
 fi
@@ -516,7 +516,6 @@ profiles() {
 	local dir=$1 side=$2 r=$3 p label period tsv fs
 	for p in "$dir"/*.perf.data; do
 		[ -f "$p" ] || continue
-		[ -n "$nsb" ] || die "profiles need $build/nsbench (make)"
 		symfs
 		fs=$(cd "$out/boots" && pwd)/symfs
 		label=$(basename "$p" .perf.data)
@@ -583,35 +582,18 @@ if [ "$merge" = 0 ]; then
 	[ "$status" = ok ] && { check_audit "$list.jobs" || status=fail; }
 	collect
 
-	# --- manifest (jq: every value is data) ------------------------------
-	boots=$(while read -r b r s side; do
-		d=$out/boots/$(printf 'r%02d-%s' "$r" "$side")
-		jq -n --argjson b "$b" --argjson r "$r" --argjson s "$s" \
-			--arg side "$side" --arg st "$([ -f "$d.source" ] && echo ok || echo fail)" \
-			--arg src "$(cut -d' ' -f1 "$d.source" 2>/dev/null || echo none)" \
-			--arg wall "$(cat "$d/wall_seconds" 2>/dev/null || echo 0)" \
-			'{boot: $b, round: $r, seed: $s, side: $side, status: $st,
-			  source: $src, wall_seconds: ($wall | tonumber)}'
-	done <"$list" | jq -s .)
-	kjson() { if [ -n "$1" ]; then cat "$1/meta.json"; else echo null; fi; }
-	jq -n --arg date "$stamp" --arg host "$(hostname)" \
-		--arg ver "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" \
-		--arg mode "$mode" --argjson rounds "$rounds" \
-		--argjson aa "$([ "$aa" = 1 ] && echo true || echo false)" \
-		--argjson checks "$([ "$checks" = 1 ] && echo true || echo false)" \
-		--arg plan "$(basename "$plan")" --arg append "$append" \
-		--arg cmdline "$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
-		--arg initrd "$initrd_sha" --arg audit "$audit_result" \
-		--arg shard "$shard" --argjson A "$(kjson "$kA")" \
-		--argjson B "$(kjson "$kB")" --argjson boots "$boots" \
-		--arg cmd "$host_cmd" \
-		'{date: $date, host: $host, nsbench_version: $ver, mode: $mode,
-		  host_command: $cmd,
-		  rounds: $rounds, aa: $aa, checks: $checks, plan: $plan,
-		  append: $append, cmdline: $cmdline, initramfs_sha256: $initrd,
-		  cache_audit: $audit, shard: (if $shard == "" then null else $shard end),
-		  A: $A, B: $B, boots: $boots}' >"$out/manifest.json.tmp"
-	mv "$out/manifest.json.tmp" "$out/manifest.json"
+	# --- manifest (nsbench manifest: every value is data) -----------------
+	flags=()
+	[ "$aa" = 1 ] && flags+=(--aa)
+	[ "$checks" = 1 ] && flags+=(--checks)
+	"$nsb" manifest --out="$out/manifest.json" --boots="$list" \
+		--boots-dir="$out/boots" --kernel-a="$kA" --kernel-b="$kB" \
+		--date="$stamp" --mode="$mode" --rounds="$rounds" "${flags[@]}" \
+		--plan="$(basename "$plan")" --append="$append" \
+		--cmdline="$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
+		--initramfs-sha256="$initrd_sha" --cache-audit="$audit_result" \
+		--shard="$shard" --host-command="$host_cmd" ||
+		die "cannot write $out/manifest.json"
 	[ "$status" = ok ] || die "a boot failed; partial results in $out"
 	progress "results" "$out"
 	# A shard's part is compared after --merge.
@@ -620,7 +602,6 @@ fi
 
 # --- hand over to the comparison --------------------------------------------
 
-[ -n "$nsb" ] || { progress "compare" "nsbench not built: results left in $out"; exit 0; }
 if [ "$checks" = 1 ]; then
 	progress "report" "$nsb report $out/B $out/A"
 	"$nsb" report --out="$out/report.txt" --json="$out/costs.json" \

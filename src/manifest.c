@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * manifest.c — `nsbench manifest`: the manifest.json of a kernel A/B run
+ * (scripts/ab.sh), written from what the run left on disk, or merged from
+ * the manifests of its shards.  Every value is data: strings go through
+ * jansson, the file is written atomically.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/nsbench.h"
+#include "src/options.h"
+#include "src/cli.h"
+
+#define WHO "nsbench manifest"
+
+struct manifest_opts {
+	const char *out, *date, *mode, *plan, *append, *cmdline, *initramfs;
+	const char *audit, *shard, *host_command, *kernel_a, *kernel_b;
+	const char *boots, *boots_dir;
+	unsigned long rounds;
+	bool aa, checks, merge;
+};
+
+static const struct nsb_usage usage = {
+	.who = WHO,
+	.synopsis = "nsbench manifest --out=FILE --boots=LIST --boots-dir=DIR "
+		    "[options]\n"
+		    "nsbench manifest --merge --out=FILE SHARD-MANIFEST...",
+	.about = "The manifest.json of a kernel A/B run (scripts/ab.sh): the "
+		 "run's settings,\neach side's kernel (its meta.json) and a "
+		 "row per boot of LIST (lines\n\"BOOT ROUND SEED SIDE\"): "
+		 "status ok when DIR/rRR-SIDE.source exists,\nits first word "
+		 "as the source, DIR/rRR-SIDE/wall_seconds.  With --merge:\n"
+		 "the first shard's settings, every shard's boots by boot "
+		 "number and the\nshards' names.\n",
+	.epilog = "Written atomically.  Exit: 0, or 2 on bad input (named).\n",
+};
+
+/* DIR/meta.json as built (scripts/kernel/build.sh), or null. */
+static json_t *kernel_meta(const char *dir)
+{
+	char path[PATH_MAX];
+	json_t *j;
+
+	if (!dir || !*dir)
+		return json_null();
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	j = nsb_json_load(path);
+	if (j && !json_is_object(j)) {
+		nsb_bad(path, "not a JSON object");
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* The first line of a small file, without its newline; "" if none. */
+static void first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	*buf = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* A number as jq writes it: 25, not 25.0. */
+static json_t *number(double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+/* One boot's row from what its directory holds. */
+static json_t *boot_row(const char *dir, long b, long r, long s,
+			const char *side)
+{
+	char path[PATH_MAX], src[256], wall[64], *end;
+	bool booted;
+	double w;
+
+	snprintf(path, sizeof(path), "%s/r%02ld-%s.source", dir, r, side);
+	booted = !access(path, F_OK);
+	first_line(path, src, sizeof(src));
+	src[strcspn(src, " ")] = 0;
+	snprintf(path, sizeof(path), "%s/r%02ld-%s/wall_seconds", dir, r,
+		 side);
+	first_line(path, wall, sizeof(wall));
+	w = strtod(wall, &end);
+	if (end == wall || *end || !isfinite(w))
+		w = 0;
+	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:o}",
+			 "boot", (json_int_t)b, "round", (json_int_t)r,
+			 "seed", (json_int_t)s, "side", side,
+			 "status", booted ? "ok" : "fail",
+			 "source", *src ? src : "none", "wall_seconds",
+			 number(w));
+}
+
+/* The rows of LIST ("BOOT ROUND SEED SIDE" a line), or NULL after why. */
+static json_t *boot_rows(const char *list, const char *dir)
+{
+	int fd = nsb_open_input(list, NSB_INPUT_MAX, NULL), end;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	json_t *rows;
+	char line[256], side[8];
+	long b, r, s;
+	size_t n = 0;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	rows = json_array();
+	while (rows && fgets(line, sizeof(line), f)) {
+		n++;
+		if (sscanf(line, "%ld %ld %ld %7s %n", &b, &r, &s, side,
+			   &end) != 4 || line[end] || b < 1 || r < 1 || s < 0 ||
+		    (strcmp(side, "A") && strcmp(side, "B"))) {
+			nsb_bad_at(list, n, "want \"BOOT ROUND SEED A|B\"");
+			json_decref(rows);
+			rows = NULL;
+			break;
+		}
+		if (json_array_append_new(rows, boot_row(dir, b, r, s, side))) {
+			json_decref(rows);
+			rows = NULL;
+		}
+	}
+	fclose(f);
+	return rows;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *manifest(const struct manifest_opts *o)
+{
+	char host[256] = "unknown";
+	json_t *a = kernel_meta(o->kernel_a), *b = kernel_meta(o->kernel_b);
+	json_t *boots = boot_rows(o->boots, o->boots_dir);
+
+	gethostname(host, sizeof(host) - 1);
+	if (!a || !b || !boots) {
+		json_decref(a);
+		json_decref(b);
+		json_decref(boots);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:b, s:b, s:s, s:s, "
+			 "s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
+			 "date", o->date ?: "", "host", host,
+			 "nsbench_version", nsb_version(), "mode", o->mode ?: "",
+			 "host_command", o->host_command ?: "",
+			 "rounds", (json_int_t)o->rounds, "aa", o->aa,
+			 "checks", o->checks, "plan", o->plan ?: "",
+			 "append", o->append ?: "", "cmdline", o->cmdline ?: "",
+			 "initramfs_sha256", o->initramfs ?: "",
+			 "cache_audit", o->audit ?: "",
+			 "shard", str_or_null(o->shard), "A", a, "B", b,
+			 "boots", boots);
+}
+
+static int by_boot(const void *x, const void *y)
+{
+	json_int_t a = json_integer_value(json_object_get(*(json_t **)x,
+							  "boot"));
+	json_int_t b = json_integer_value(json_object_get(*(json_t **)y,
+							  "boot"));
+
+	return (a > b) - (a < b);
+}
+
+/* Appends a shard's boots to rows and its name to shards; 0 or -1. */
+static int take_shard(const char *path, json_t *m, json_t *rows,
+		      json_t *shards)
+{
+	json_t *boots = json_object_get(m, "boots"), *sh;
+
+	if (!json_is_array(boots))
+		return nsb_bad(path, "no \"boots\" array: not a manifest");
+	if (json_array_extend(rows, boots))
+		return -1;
+	sh = json_object_get(m, "shard");
+	if (sh && !json_is_null(sh) && json_array_append(shards, sh))
+		return -1;
+	return 0;
+}
+
+/* The first manifest, with every shard's boots sorted and their names. */
+static json_t *merge(char **files, int n)
+{
+	json_t *first = NULL, *rows = json_array(), *shards = json_array();
+	json_t **sorted = NULL, *boots = json_array();
+	size_t i, nb;
+
+	for (int k = 0; k < n; k++) {
+		json_t *m = nsb_json_load(files[k]);
+
+		if (!m || !json_is_object(m) ||
+		    take_shard(files[k], m, rows, shards)) {
+			if (m && !json_is_object(m))
+				nsb_bad(files[k], "not a JSON object");
+			json_decref(m);
+			goto fail;
+		}
+		if (!first)
+			first = m;
+		else
+			json_decref(m);
+	}
+	nb = json_array_size(rows);
+	sorted = calloc(nb + 1, sizeof(*sorted));
+	if (!sorted || !first)
+		goto fail;
+	for (i = 0; i < nb; i++)
+		sorted[i] = json_array_get(rows, i);
+	qsort(sorted, nb, sizeof(*sorted), by_boot);
+	for (i = 0; i < nb; i++)
+		json_array_append(boots, sorted[i]);
+	json_object_del(first, "shard");
+	json_object_set_new(first, "boots", boots);
+	json_object_set_new(first, "shards", shards);
+	free(sorted);
+	json_decref(rows);
+	return first;
+fail:
+	free(sorted);
+	json_decref(first);
+	json_decref(rows);
+	json_decref(shards);
+	json_decref(boots);
+	return NULL;
+}
+
+int cmd_manifest(int argc, char **argv)
+{
+	struct manifest_opts o = { 0 };
+	const struct nsb_option opts[] = {
+		OPT_STRING("out", &o.out, "FILE", "the manifest to write"),
+		OPT_BOOL("merge", &o.merge,
+			 "merge the shards' manifests given as operands"),
+		OPT_STRING("boots", &o.boots, "LIST",
+			   "the boots: \"BOOT ROUND SEED SIDE\" a line"),
+		OPT_STRING("boots-dir", &o.boots_dir, "DIR",
+			   "where the boots' directories are"),
+		OPT_STRING("kernel-a", &o.kernel_a, "DIR",
+			   "side A's kernel build (its meta.json)"),
+		OPT_STRING("kernel-b", &o.kernel_b, "DIR",
+			   "side B's kernel build; none: null"),
+		OPT_STRING("date", &o.date, "UTC", "when the run started"),
+		OPT_STRING("mode", &o.mode, "MODE", "icount, tcg or kvm"),
+		OPT_ULONG("rounds", &o.rounds, "N", "A/B rounds"),
+		OPT_BOOL("aa", &o.aa, "the run is an A/A run"),
+		OPT_BOOL("checks", &o.checks,
+			 "the in-boot check A/B (one toggles kernel)"),
+		OPT_STRING("plan", &o.plan, "NAME", "the guest plan's name"),
+		OPT_STRING("append", &o.append, "ARGS",
+			   "what was appended to the kernel command line"),
+		OPT_STRING("cmdline", &o.cmdline, "LINE",
+			   "the kernel command line of round 0"),
+		OPT_STRING("initramfs-sha256", &o.initramfs, "HEX",
+			   "the image every boot booted"),
+		OPT_STRING("cache-audit", &o.audit, "TEXT",
+			   "what the boot cache's audit found"),
+		OPT_STRING("shard", &o.shard, "K/N", "this run is shard K of N"),
+		OPT_STRING("host-command", &o.host_command, "CMD",
+			   "the command that reproduces the run"),
+		OPT_END(),
+	};
+	json_t *m;
+	int r = nsb_parse_options(&argc, argv, opts, &usage, 0), ret;
+
+	if (r)
+		return r == NSB_PARSE_HELP ? 0 : r;
+	if (!o.out || (o.merge ? argc < 2 : argc > 1 || !o.boots ||
+				  !o.boots_dir)) {
+		fprintf(stderr, WHO ": %s\n", o.merge ?
+			"--merge needs --out and one or more manifests" :
+			"needs --out, --boots and --boots-dir, no operands");
+		nsb_usage_hint(&usage);
+		return 2;
+	}
+	m = o.merge ? merge(argv + 1, argc - 1) : manifest(&o);
+	if (!m)
+		fprintf(stderr, WHO ": %s not written\n", o.out);
+	ret = m && !nsb_json_write_atomic(o.out, m) ? 0 : 2;
+	json_decref(m);
+	return ret;
+}
