@@ -146,24 +146,16 @@ bench() {
 	msg "STEP $label $rc"
 }
 
-# workloads PLAN: a plan of workloads/plans/ (workloads/run-plan.sh format:
-# "<label> <nsbench-bench args>" per line), one results JSON per step.
-workloads() {
-	local p=/workloads/plans/${1%.plan}.plan rc f
-	if [ ! -r "$p" ] || [ ! -x /bin/nsbench-bench ]; then
-		msg "STEP workloads:$1 skipped:missing-plan-or-bench"
+# include PLAN: the steps of guest/plans/PLAN.plan (in the image as
+# /plans), here, as if written in this plan.
+include() {
+	local p=/plans/${1%.plan}.plan
+	if [ ! -r "$p" ]; then
+		msg "STEP include:$1 skipped:missing-plan"
 		return 0
 	fi
-	rm -rf /tmp/wl
-	# shellcheck disable=SC2046
-	sh /workloads/run-plan.sh --bench=/bin/nsbench-bench --results=/tmp/wl \
-		"$p" $(ctx_flags) >/tmp/wl.log 2>&1
-	rc=$?
-	tail -n 5 /tmp/wl.log
-	for f in /tmp/wl/*.json; do
-		[ -f "$f" ] && send "$(basename "$f")" "$f"
-	done
-	msg "STEP workloads:$1 $rc"
+	# shellcheck disable=SC1090
+	. "$p"
 }
 
 # forkexec LABEL REPS ITERS: the pipeline's own fork+exec workload.

@@ -7,8 +7,8 @@
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
 # nsb-guest (static; make builds it: --guest BIN, else $NSB_BUILD/guest),
-# nsbench-bench with the libraries ldd resolves and the dynamic loader, workloads/run-plan.sh with workloads/plans, /init and
-# the plan; with --perf also perf (software events only here: no PMU),
+# nsbench-bench with the libraries ldd resolves and the dynamic loader,
+# guest/plans as /plans, /init and the plan; with --perf also perf (software events only here: no PMU),
 # ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
 # guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
 # image made with mkfs.ext4 -d, nsb-lsm, setup.sh).  Reproducible: sorted entries,
@@ -128,15 +128,9 @@ if [ "$perf" = 1 ]; then
 	[ "$(basename "$p")" = perf ] || ln -s "$(basename "$p")" "$stage/bin/perf"
 fi
 
-# The workloads' guest-side runner and its plans (workloads/), if present.
-if [ -f "$top/workloads/run-plan.sh" ]; then
-	mkdir -p "$stage/workloads/plans"
-	cp "$top/workloads/run-plan.sh" "$stage/workloads/"
-	for f in "$top"/workloads/plans/*.plan; do
-		[ -f "$f" ] || continue
-		cp "$f" "$stage/workloads/plans/" || die "cannot copy $f"
-	done
-fi
+# Every plan, for the plan's `include` steps.
+mkdir -p "$stage/plans"
+cp "$here"/plans/*.plan "$stage/plans/" || die "cannot copy guest/plans"
 
 if [ "$lsm" = 1 ]; then
 	mkdir -p "$stage/lsm/m" "$stage/lsm/ext4" "$stage/lsm/src"

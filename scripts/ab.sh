@@ -35,7 +35,7 @@
 #   --plan      guest plan (default guest/plans/ab.plan; with
 #               --checks checks.plan)
 #   --workloads "W..." makes the plan: a W with a '/' is an nsbench-bench
-#               filter (one run each), else a plan of workloads/plans/
+#               filter (one run each), else a plan of guest/plans/
 #   --boot-file a kernel-patches .boot file: extra command line, both sides
 #   --kernel, --base-kernel DIR   a kernel already built (a directory
 #               with bzImage and meta.json, as scripts/kernel/build.sh
@@ -233,9 +233,9 @@ if [ "$merge" = 0 ] && [ -n "$workloads" ]; then
 		for w in $workloads; do
 			case "$w" in
 			*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) '$(echo "$w" | tr -d "'")'" ;;
-			*) [ -f "$top/workloads/plans/${w%.plan}.plan" ] ||
-				die "--workloads: no plan workloads/plans/${w%.plan}.plan"
-			   echo "workloads ${w%.plan}" ;;
+			*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
+				die "--workloads: no plan guest/plans/${w%.plan}.plan"
+			   echo "include ${w%.plan}" ;;
 			esac
 		done
 	} >"$genplan"

@@ -44,17 +44,18 @@ $(O)/guest/initramfs.plan: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(PLAN)' | cmp -s - $@ || printf '%s\n' '$(PLAN)' >$@
 
+# Every plan is in the image too (for `include`).
 $(INITRAMFS): $(O)/bench/nsbench-bench $(O)/guest/nsb-guest $(O)/guest/nsb-lsm \
-		$(PLAN) $(O)/guest/initramfs.plan \
+		$(PLAN) $(wildcard guest/plans/*.plan) $(O)/guest/initramfs.plan \
 		guest/mkinitramfs.sh guest/init.sh
-	$(call msg,CPIO,$@)guest/mkinitramfs.sh --plan $(PLAN) \
+	$(call msg,CPIO,$@)guest/mkinitramfs.sh --plan "$(PLAN)" \
 		--out $@ --guest $(O)/guest/nsb-guest \
 		--bench $(O)/bench/nsbench-bench
 
 ab: deps build-all
 	$(Q)scripts/ab.sh --base $(BASE) --series $(SERIES) --mode $(MODE) \
 		--rounds $(ROUNDS) --bench $(O)/bench/nsbench-bench \
-		$(if $(WORKLOADS),--workloads "$(WORKLOADS)",--plan $(PLAN)) \
+		$(if $(WORKLOADS),--workloads "$(WORKLOADS)",--plan "$(PLAN)") \
 		$(AB_ARGS)
 
 # --- self-validation: kernel-patches/calibration -------------------------
