@@ -6,10 +6,11 @@
 #
 # Builds the guest's initramfs (uncompressed newc cpio: nothing to
 # decompress in a TCG guest): busybox-static with every applet linked,
-# nsb-guest (static; make builds it: --guest BIN, else $NSB_BUILD/guest),
+# nsb-guest (static; make builds it: --guest BIN, else $NSB_BUILD/guest)
+# and the exec target nsb-true (workloads/progs, in the same build),
 # nsbench-bench with the libraries ldd resolves and the dynamic loader,
-# guest/plans as /plans, /init and the plan; with --perf also perf (software events only here: no PMU),
-# ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
+# guest/plans as /plans, /init and the plan; with --perf also perf
+# (software events only here: no PMU), ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
 # guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
 # image made with mkfs.ext4 -d, nsb-lsm, setup.sh).  Reproducible: sorted entries,
 # mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
@@ -59,6 +60,9 @@ fi
 { [ -f "$guest" ] && [ -x "$guest" ]; } ||
 	die "--guest '$guest' is not executable"
 lsm_bin=$(dirname "$guest")/nsb-lsm
+# the exec target of every exec workload, built beside them
+true_bin=$(dirname "$guest")/../workloads/progs/nsb-true
+[ -x "$true_bin" ] || die "no $true_bin (make builds it)"
 [ "$lsm" = 0 ] || [ -x "$lsm_bin" ] || die "--lsm: no $lsm_bin (make builds it)"
 mkdir -p "$(dirname "$out")" || die "--out: cannot create $(dirname "$out")"
 
@@ -120,6 +124,7 @@ for a in $applets; do
 done
 
 cp "$guest" "$stage/bin/nsb-guest"
+cp "$true_bin" "$stage/bin/nsb-true"
 
 [ -z "$bench" ] || copy_bin "$bench"
 
@@ -152,7 +157,7 @@ fi
 
 cp "$here/init.sh" "$stage/init"
 cp "$plan" "$stage/plan"
-chmod 755 "$stage/init" "$stage/bin/nsb-guest"
+chmod 755 "$stage/init" "$stage/bin/nsb-guest" "$stage/bin/nsb-true"
 echo 'root:x:0:0:root:/root:/bin/sh' >"$stage/etc/passwd"
 echo 'root:x:0:' >"$stage/etc/group"
 # The kernel opens /dev/console before /init runs.

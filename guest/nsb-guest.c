@@ -2,15 +2,16 @@
 /*
  * nsb-guest — the pipeline's own small, static guest tool.
  *
- *   nsb-guest true                    exit 0 (the exec target)
  *   nsb-guest euid                    print the effective uid
  *   nsb-guest caps                    print CapPrm of this process (hex)
  *   nsb-guest setcap FILE             give FILE the file capability
  *                                     cap_dac_override+ep (v2 xattr)
  *   nsb-guest runas UID PROG [ARG]... drop to UID/GID and exec PROG
  *   nsb-guest forkexec REPS ITERS LABEL
- *       time ITERS fork+exec of "nsb-guest true" per repetition with
- *       CLOCK_MONOTONIC and print a results JSON (Google Benchmark
+ *       time ITERS fork+exec of /bin/nsb-true (the workloads' exec
+ *       target, workloads/progs) per repetition with
+ *       CLOCK_MONOTONIC ($NSB_EXEC_TARGET instead, outside a guest)
+ *       and print a results JSON (Google Benchmark
  *       schema, one iteration entry per repetition) on stdout.  Every
  *       NSB_CTX_<key>=<value> in the environment becomes a context entry.
  *   nsb-guest spin N
@@ -23,6 +24,7 @@
  * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +35,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "workloads/exec.h"
+
 extern char **environ;
 
-static const char *self = "/bin/nsb-guest";
+/* The exec target of every exec workload (workloads/progs/nsb-true.c). */
+static const char *target = "/bin/nsb-true";
 
 static long long now_ns(void)
 {
@@ -45,22 +50,17 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int run_true(void)
+/*
+ * One fork+exec+wait of the target; it must exit as it did the first
+ * time (nsb-true's status says what the exec granted: root gets 3).
+ */
+static int run_target(int *status)
 {
-	char *argv[] = { (char *)self, "true", NULL };
-	int status;
-	pid_t pid;
+	int r = nsb_exec_wait(AT_FDCWD, target, NSB_EXEC_FORK);
 
-	pid = fork();
-	if (pid < 0)
+	if (r < 0 || r == 127 || (*status >= 0 && r != *status))
 		return -1;
-	if (pid == 0) {
-		execve(self, argv, environ);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
+	*status = r;
 	return 0;
 }
 
@@ -84,13 +84,13 @@ static void print_ctx(void)
 
 static int forkexec(int reps, long iters, const char *label)
 {
-	int r;
+	int r, status = -1;
 
-	if (run_true())		/* untimed warm-up */
+	if (run_target(&status))	/* untimed warm-up */
 		goto fail;
 	printf("{\n  \"context\": {\n");
 	print_ctx();
-	printf("    \"executable\": \"%s\",\n", self);
+	printf("    \"executable\": \"%s\",\n", target);
 	printf("    \"nsbench_time_unit_meaning\": \"%s\",\n",
 	       getenv("NSB_UNIT") ? getenv("NSB_UNIT") : "ns");
 	printf("    \"nsbench_complete\": \"true\"\n  },\n");
@@ -101,7 +101,7 @@ static int forkexec(int reps, long iters, const char *label)
 
 		t0 = now_ns();
 		for (i = 0; i < iters; i++)
-			if (run_true())
+			if (run_target(&status))
 				goto fail;
 		t1 = now_ns();
 		printf("    {\"name\": \"%s\", \"run_name\": \"%s\", "
@@ -116,8 +116,8 @@ static int forkexec(int reps, long iters, const char *label)
 	printf("  ]\n}\n");
 	return 0;
 fail:
-	fprintf(stderr, "nsb-guest: fork+exec of %s failed: %s\n", self,
-		strerror(errno));
+	fprintf(stderr, "nsb-guest: fork+exec of %s failed (or exited "
+		"otherwise than at first)\n", target);
 	return 1;
 }
 
@@ -189,10 +189,8 @@ static int spin(long n)
 
 int main(int argc, char **argv)
 {
-	if (getenv("NSB_GUEST_SELF"))
-		self = getenv("NSB_GUEST_SELF");
-	if (argc >= 2 && !strcmp(argv[1], "true"))
-		return 0;
+	if (getenv("NSB_EXEC_TARGET"))	/* to try it outside a guest */
+		target = getenv("NSB_EXEC_TARGET");
 	if (argc >= 2 && !strcmp(argv[1], "euid")) {
 		printf("%u\n", (unsigned int)geteuid());
 		return 0;
@@ -208,7 +206,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
 	fprintf(stderr,
-		"usage: nsb-guest true | euid | caps | setcap FILE |\n"
+		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL | spin N\n");
 	return 2;

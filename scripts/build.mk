@@ -46,6 +46,7 @@ $(O)/guest/initramfs.plan: FORCE
 
 # Every plan is in the image too (for `include`).
 $(INITRAMFS): $(O)/bench/nsbench-bench $(O)/guest/nsb-guest $(O)/guest/nsb-lsm \
+		$(O)/workloads/progs/nsb-true \
 		$(PLAN) $(wildcard guest/plans/*.plan) $(O)/guest/initramfs.plan \
 		guest/mkinitramfs.sh guest/init.sh
 	$(call msg,CPIO,$@)guest/mkinitramfs.sh --plan "$(PLAN)" \

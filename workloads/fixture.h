@@ -32,6 +32,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "workloads/exec.h"
+
 #define NSB_MAX_DEPTH		32	/* the kernel allows 32 nested userns */
 #define NSB_MAX_TREE		64	/* deepest directory tree */
 #define NSB_UNPRIV_UID		1000	/* who runs exec/open after the drop */
@@ -138,12 +140,6 @@ int nsb_expect_exec_status(const struct nsb_scn *scn, enum nsb_file f);
  * Operations (ops.c), the bodies of the sys/ benchmarks.  Each returns the
  * result of its last iteration: an exit status, 0, or -errno.
  */
-enum nsb_exec_method {
-	NSB_EXEC_FORK,		/* fork + execveat(dirfd) + waitpid */
-	NSB_EXEC_VFORK,		/* vfork + execveat(dirfd) + waitpid */
-	NSB_EXEC_SPAWN,		/* posix_spawn(relative path) + waitpid */
-	NSB_EXEC_COUNT,
-};
 /* arg: enum nsb_file | enum nsb_exec_method << 8; returns exit status. */
 int nsb_op_exec(struct nsb_env *env, int64_t arg, int64_t n);
 /* arg: enum nsb_file; open + close. */

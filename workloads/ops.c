@@ -7,62 +7,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/mount.h>
 
+#include "workloads/exec.h"
 #include "workloads/fixture.h"
-
-extern char **environ;
-
-static int wait_status(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -ECHILD;
-}
-
-static int exec_once(struct nsb_env *env, const char *name,
-		     enum nsb_exec_method how)
-{
-	char *argv[] = { (char *)name, NULL };
-	pid_t pid;
-	int r;
-
-	switch (how) {
-	case NSB_EXEC_SPAWN:
-		/* The scenario directory is the worker's cwd. */
-		r = posix_spawn(&pid, name, NULL, NULL, argv, environ);
-		if (r)
-			return -r;
-		break;
-	case NSB_EXEC_VFORK:
-		pid = vfork();
-		if (!pid) {
-			syscall(SYS_execveat, env->dirfd, name, argv, environ, 0);
-			_exit(127);
-		}
-		break;
-	default:
-		pid = fork();
-		if (!pid) {
-			syscall(SYS_execveat, env->dirfd, name, argv, environ, 0);
-			_exit(127);
-		}
-		break;
-	}
-	if (pid < 0)
-		return -errno;
-	return wait_status(pid);
-}
 
 int nsb_op_exec(struct nsb_env *env, int64_t arg, int64_t n)
 {
@@ -71,7 +24,8 @@ int nsb_op_exec(struct nsb_env *env, int64_t arg, int64_t n)
 	int r = 0;
 
 	while (n-- > 0)
-		r = exec_once(env, name, how);
+		/* The scenario directory is the worker's cwd (spawn). */
+		r = nsb_exec_wait(env->dirfd, name, how);
 	return r;
 }
 
