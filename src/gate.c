@@ -11,7 +11,6 @@
  * conservative — it says "noisy" more often than compare would — which is
  * the right side to err on for a gate that must not cry wolf.
  */
-#include <getopt.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -22,9 +21,10 @@
 #include "src/history.h"
 #include "src/ktap.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/cli.h"
 
-#define GATE_THRESHOLD	1.0	/* percent; icount noise is ~0.1 % */
+#define GATE_THRESHOLD	1	/* percent; icount noise is ~0.1 % */
 
 enum gate_fmt { FMT_TEXT, FMT_KTAP, FMT_JUNIT };
 
@@ -666,39 +666,50 @@ static int write_fmt(const struct gate *g, const char *path,
 
 /* --- command line ----------------------------------------------------- */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: nsbench gate [options] [NEW.json...]\n"
-"\n"
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+
+static const struct nsb_usage gate_usage = {
+	.who = "nsbench gate",
+	.synopsis = "nsbench gate [options] [NEW.json...]",
+	.about =
 "Compare the newest run of the history (or the run made of NEW.json...)\n"
 "with a baseline, benchmark by benchmark; exit 1 if any is slower beyond\n"
-"the threshold (or failed in the new run), 0 otherwise, 2 on error.\n"
-"\n"
-"  --history=FILE      the history (default " NSB_HISTORY_DEFAULT ")\n"
-"  --baseline=WHICH    last-accepted (default; see 'nsbench history\n"
-"                      accept'), previous (the run before), a run id of\n"
-"                      the history, or results files (repeat the\n"
-"                      option: e.g. side A of an A/B, NEW.json side B)\n"
-"  --threshold=PCT     regression threshold in %% (default %g: icount's\n"
-"                      noise is ~0.1 %%, native timing needs more)\n"
-"  --format=FMT        text (default), ktap (KTAP version 1, for prove,\n"
-"                      kselftest runners, KernelCI, LAVA) or junit (XML)\n"
-"  --ktap=FILE --junit=FILE   also write that format to FILE\n"
-"  --benchmark=RE      only benchmarks matching the extended regex RE\n"
-"  --results-dir=DIR   look for results files as DIR/<run>.json\n"
-"  --run-id=ID         the run id of NEW.json... (default: first name)\n"
-"\n"
+"the threshold (or failed in the new run), 0 otherwise, 2 on error.\n",
+	.epilog =
 "With the results files of both runs (the history records where they\n"
 "were; or NEW.json and a results-file baseline) the verdicts are those of\n"
 "'nsbench compare'; with the history alone, the medians are compared and\n"
 "the change's CI is the widest the two medians' CIs allow.  A run without\n"
 "a baseline yet gives skips and exit 0; an accepted baseline the history\n"
-"does not hold is an error (exit 2).\n", GATE_THRESHOLD);
+"does not hold is an error (exit 2).\n",
+};
+
+/* --baseline=WHICH: the last one given; given more than once, files. */
+static int set_baseline(const struct nsb_option *opt, const char *arg)
+{
+	struct gate *g = opt->value;
+
+	g->baseline = arg;
+	g->bases[g->nbases++] = (char *)arg;
+	return 0;
 }
 
-static int parse_fmt(const char *arg, enum gate_fmt *fmt)
+/* --threshold=PCT: a number >= 0; inf too, unlike OPT_DOUBLE (as before). */
+static int set_threshold(const struct nsb_option *opt, const char *arg)
 {
+	double *v = opt->value;
+	char *end;
+
+	*v = strtod(arg, &end);
+	return *arg && !*end && *v >= 0 ? 0 : -1;
+}
+
+/* --format=FMT: text, ktap (or tap) or junit. */
+static int set_format(const struct nsb_option *opt, const char *arg)
+{
+	enum gate_fmt *fmt = opt->value;
+
 	if (!strcmp(arg, "text"))
 		*fmt = FMT_TEXT;
 	else if (!strcmp(arg, "ktap") || !strcmp(arg, "tap"))
@@ -710,88 +721,71 @@ static int parse_fmt(const char *arg, enum gate_fmt *fmt)
 	return 0;
 }
 
+/* --benchmark=RE: an extended regex; the last one given counts. */
+static int set_benchmark(const struct nsb_option *opt, const char *arg)
+{
+	struct gate *g = opt->value;
+
+	if (g->have_re)
+		regfree(&g->re);
+	g->have_re = !regcomp(&g->re, arg, REG_EXTENDED | REG_NOSUB);
+	return g->have_re ? 0 : -1;
+}
+
+/* 0, NSB_PARSE_HELP or 2; then g->files are the operands. */
 static int parse_args(struct gate *g, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "history", required_argument, NULL, 'H' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "ktap", required_argument, NULL, 'k' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "benchmark", required_argument, NULL, 'B' },
-		{ "results-dir", required_argument, NULL, 'd' },
-		{ "run-id", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct nsb_option opts[] = {
+		OPT_STRING("history", &g->history, "FILE",
+			   "the history (default " NSB_HISTORY_DEFAULT ")"),
+		OPT_CALLBACK("baseline", g, "WHICH",
+			     "last-accepted (default; see 'nsbench history\n"
+			     "accept'), previous (the run before), a run id of\n"
+			     "the history, or results files (repeat the\n"
+			     "option: e.g. side A of an A/B, NEW.json side B)",
+			     set_baseline),
+		OPT_CALLBACK("threshold", &g->threshold, "PCT",
+			     "regression threshold in % (default "
+			     XSTR(GATE_THRESHOLD) ": icount's\n"
+			     "noise is ~0.1 %, native timing needs more)",
+			     set_threshold),
+		OPT_CALLBACK("format", &g->fmt, "FMT",
+			     "text (default), ktap (KTAP version 1, for prove,\n"
+			     "kselftest runners, KernelCI, LAVA) or junit (XML)",
+			     set_format),
+		OPT_STRING("ktap", &g->ktap_out, "FILE",
+			   "also write the ktap format to FILE"),
+		OPT_STRING("junit", &g->junit_out, "FILE",
+			   "also write the junit format to FILE"),
+		OPT_CALLBACK("benchmark", g, "RE",
+			     "only benchmarks matching the extended regex RE",
+			     set_benchmark),
+		OPT_STRING("results-dir", &g->results_dir, "DIR",
+			   "look for results files as DIR/<run>.json"),
+		OPT_STRING("run-id", &g->run_id, "ID",
+			   "the run id of NEW.json... (default: first name)"),
+		OPT_END(),
 	};
-	char *end;
-	int key, idx = -1;
+	int r;
 
 	g->bases = calloc((size_t)argc + 1, sizeof(*g->bases));
 	if (!g->bases)
 		return 2;
-	optind = 0;
-	while ((key = getopt_long(argc, argv, "", opts, &idx)) != -1) {
-		switch (key) {
-		case 'H':
-			g->history = optarg;
-			break;
-		case 'b':
-			g->baseline = optarg;
-			g->bases[g->nbases++] = optarg;
-			break;
-		case 'k':
-			g->ktap_out = optarg;
-			break;
-		case 'j':
-			g->junit_out = optarg;
-			break;
-		case 'd':
-			g->results_dir = optarg;
-			break;
-		case 'r':
-			g->run_id = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 3;
-		case 't':
-			g->threshold = strtod(optarg, &end);
-			if (!*optarg || *end || !(g->threshold >= 0))
-				goto bad;
-			break;
-		case 'f':
-			if (parse_fmt(optarg, &g->fmt))
-				goto bad;
-			break;
-		case 'B':
-			if (regcomp(&g->re, optarg, REG_EXTENDED | REG_NOSUB))
-				goto bad;
-			g->have_re = true;
-			break;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	g->files = argv + optind;
-	g->nfiles = (size_t)(argc - optind);
+	r = nsb_parse_options(&argc, argv, opts, &gate_usage, 0);
+	if (r)
+		return r;
+	g->files = argv + 1;
+	g->nfiles = (size_t)(argc - 1);
 	for (size_t i = 0; g->nbases > 1 && i < g->nbases; i++) {
 		if (!ends_with(g->bases[i], ".json")) {
 			fprintf(stderr, "nsbench gate: --baseline more than "
 				"once: results files only ('%s')\n",
 				g->bases[i]);
+			nsb_usage_hint(&gate_usage);
 			return 2;
 		}
 	}
 	return 0;
-bad:
-	/* every option is long: idx names it */
-	fprintf(stderr, "nsbench gate: --%s: bad value '%s'\n",
-		idx >= 0 ? opts[idx].name : "?", optarg);
-	usage(stderr);
-	return 2;
 }
 
 /*
@@ -859,7 +853,7 @@ int cmd_gate(int argc, char **argv)
 
 	if (ret) {
 		gate_free(&g);
-		return ret == 3 ? 0 : ret;
+		return ret == NSB_PARSE_HELP ? 0 : ret;
 	}
 	ret = 2;
 	if (evaluate(&g))

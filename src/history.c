@@ -4,7 +4,6 @@
  * history of runs (format in history.h), its change points (changepoint.h)
  * and its trend plots (trend.c).
  */
-#include <getopt.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "src/compare.h"
 #include "src/history.h"
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/cli.h"
 
 enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
@@ -26,6 +26,8 @@ struct hopts {
 	struct nsb_cp_opts cp;
 	struct nsb_trend_opts plot;
 	long false_alarms;	/* series per noise kind, 0: off */
+	char **args;		/* the operands after the options */
+	int nargs;
 };
 
 static const char *const sub_names[] = {
@@ -33,16 +35,16 @@ static const char *const sub_names[] = {
 	[SUB_CHANGES] = "changes", [SUB_PLOT] = "plot",
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: nsbench history append [--run-id=ID] [--kernel-commit=SHA] FILE...\n"
-"       nsbench history accept [--note=TEXT] RUN|latest\n"
-"       nsbench history show    [--benchmark=RE] [--no-changes]\n"
-"       nsbench history changes [--benchmark=RE] [--format=text|json]\n"
-"       nsbench history changes --false-alarms[=N]\n"
-"       nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...\n"
-"\n"
+static const struct nsb_usage history_usage = {
+	.who = "nsbench history",
+	.synopsis =
+"nsbench history append [--run-id=ID] [--kernel-commit=SHA] FILE...\n"
+"nsbench history accept [--note=TEXT] RUN|latest\n"
+"nsbench history show    [--benchmark=RE] [--no-changes]\n"
+"nsbench history changes [--benchmark=RE] [--format=text|json]\n"
+"nsbench history changes --false-alarms[=N]\n"
+"nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...",
+	.about =
 "The CI history (default " NSB_HISTORY_DEFAULT ", --history=FILE):\n"
 "one JSON line per benchmark per run, appended atomically; corrupt or\n"
 "truncated lines are reported with their line number and skipped.  It\n"
@@ -50,64 +52,21 @@ static void usage(FILE *f)
 "and results files regular files of at most 256 MiB.\n"
 "\n"
 "  append    one run per results file (or all files as one run with\n"
-"            --run-id, e.g. the rounds of an A/B side); a run already in\n"
-"            the history is not appended twice; --kernel-commit sets\n"
-"            the kernel commit where the results' context lacks it;\n"
-"            an interrupted run is refused (--allow-incomplete)\n"
+"            --run-id); a run already in the history is not appended\n"
+"            twice; an interrupted run is refused (--allow-incomplete)\n"
 "  accept    mark a run as the baseline of 'nsbench gate'\n"
 "  show      each benchmark's series with its change points\n"
 "  changes   change points only; --false-alarms measures how often\n"
-"            noise-only series (N per noise kind, default 1000, lengths\n"
-"            30..50, Gaussian and Student t(3) noise of 1 %% CV, fixed\n"
-"            seeds) raise one with the current options\n"
-"  plot      trend plots (plots/trend.gp) with change points marked:\n"
-"            --out-dir=DIR (plots), --templates=DIR ($NSB_PLOTS or\n"
-"            plots), --stem=NAME (trend), --format=svg,png\n"
-"\n"
-"Change points: E-divisive means (Matteson and James 2014, as Apache\n"
-"Otava and MongoDB use it), each split kept if a permutation test says\n"
-"so, then flagged only if the change is at least --threshold and the\n"
-"Hodges-Lehmann CI of the shift excludes zero.\n"
-"  --sig=P          permutation test level (default %g)\n"
-"  --perms=N        permutations per test (default %d)\n"
-"  --threshold=PCT  smallest change flagged, %% (default %g)\n"
-"  --min-size=N     runs on each side of a change (default %d)\n"
-"  --seed=N         generator seed (default %lu): results are repeatable\n"
-"Measured false-alarm rate at the defaults (--false-alarms): 1.0 %% of\n"
-"Gaussian and 0.9 %% of t(3) noise-only series (1000 each, also with\n"
-"--threshold=0: the test sets the rate); 0.0 %% with --sig=0.001\n"
-"--perms=1999, 3.8 %% and 4.9 %% with --sig=0.05 --perms=199.\n",
-		NSB_CP_SIG, NSB_CP_PERMS, NSB_CP_THRESHOLD, NSB_CP_MIN_SIZE,
-		NSB_CP_SEED);
-}
+"            noise-only series raise one with the current options\n"
+"  plot      trend plots (plots/trend.gp) with change points marked\n",
+	.epilog =
+"Measured false-alarm rate at the defaults (--false-alarms): 1.0 % of\n"
+"Gaussian and 0.9 % of t(3) noise-only series (1000 each, also with\n"
+"--threshold=0: the test sets the rate); 0.0 % with --sig=0.001\n"
+"--perms=1999, 3.8 % and 4.9 % with --sig=0.05 --perms=199.\n",
+};
 
 /* --- options ---------------------------------------------------------- */
-
-enum { O_HISTORY = 256, O_RUN_ID, O_COMMIT, O_INCOMPLETE, O_NOTE, O_BENCH, O_FORMAT, O_NO_CHANGES,
-	O_SIG, O_PERMS, O_THRESHOLD, O_MIN_SIZE, O_SEED, O_FALSE, O_OUT_DIR,
-	O_TEMPLATES, O_STEM, O_HELP };
-
-static const struct option opts[] = {
-	{ "history", required_argument, NULL, O_HISTORY },
-	{ "run-id", required_argument, NULL, O_RUN_ID },
-	{ "kernel-commit", required_argument, NULL, O_COMMIT },
-	{ "allow-incomplete", no_argument, NULL, O_INCOMPLETE },
-	{ "note", required_argument, NULL, O_NOTE },
-	{ "benchmark", required_argument, NULL, O_BENCH },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "no-changes", no_argument, NULL, O_NO_CHANGES },
-	{ "sig", required_argument, NULL, O_SIG },
-	{ "perms", required_argument, NULL, O_PERMS },
-	{ "threshold", required_argument, NULL, O_THRESHOLD },
-	{ "min-size", required_argument, NULL, O_MIN_SIZE },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "false-alarms", optional_argument, NULL, O_FALSE },
-	{ "out-dir", required_argument, NULL, O_OUT_DIR },
-	{ "templates", required_argument, NULL, O_TEMPLATES },
-	{ "stem", required_argument, NULL, O_STEM },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int num_arg(const char *arg, double lo, double hi, double *v)
 {
@@ -117,8 +76,11 @@ static int num_arg(const char *arg, double lo, double hi, double *v)
 	return *arg && !*end && *v >= lo && *v <= hi ? 0 : -1;
 }
 
-static int format_opt(struct hopts *o, const char *arg)
+/* --format: text|json, but svg,png for plot. */
+static int set_format(const struct nsb_option *opt, const char *arg)
 {
+	struct hopts *o = opt->value;
+
 	if (o->sub == SUB_PLOT) {
 		o->plot.svg = strstr(arg, "svg") != NULL;
 		o->plot.png = strstr(arg, "png") != NULL;
@@ -128,128 +90,167 @@ static int format_opt(struct hopts *o, const char *arg)
 	return o->json || !strcmp(arg, "text") ? 0 : -1;
 }
 
-/* 0 taken, -1 bad value. */
-static int take_opt(struct hopts *o, int key, const char *arg)
+/* --benchmark=RE: an extended regex; the last one given counts. */
+static int set_benchmark(const struct nsb_option *opt, const char *arg)
 {
-	switch (key) {
-	case O_HISTORY:
-		o->history = arg;
-		return 0;
-	case O_RUN_ID:
-		o->run_id = arg;
-		return 0;
-	case O_NOTE:
-		o->note = arg;
-		return 0;
-	case O_COMMIT:
-		o->commit = arg;
-		return 0;
-	case O_INCOMPLETE:
-		o->incomplete = true;
-		return 0;
-	case O_NO_CHANGES:
-		o->no_changes = true;
-		return 0;
-	case O_OUT_DIR:
-		o->plot.out_dir = arg;
-		return 0;
-	case O_TEMPLATES:
-		o->plot.templates = arg;
-		return 0;
-	case O_STEM:
-		o->plot.stem = arg;
-		return 0;
-	case O_FORMAT:
-		return format_opt(o, arg);
-	case O_BENCH:
-		if (regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB))
-			return -1;
-		o->have_re = true;
-		return 0;
-	}
-	return -2;
+	struct hopts *o = opt->value;
+
+	if (o->have_re)
+		regfree(&o->re);
+	o->have_re = !regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB);
+	return o->have_re ? 0 : -1;
 }
 
-static int take_cp_opt(struct hopts *o, int key, const char *arg)
+static int set_sig(const struct nsb_option *opt, const char *arg)
+{
+	return num_arg(arg, 1e-6, 0.5, opt->value);
+}
+
+static int set_threshold(const struct nsb_option *opt, const char *arg)
+{
+	return num_arg(arg, 0, 1000, opt->value);
+}
+
+/* a count in [lo, hi]: a double as typed, truncated */
+static int set_size(const struct nsb_option *opt, const char *arg,
+		    double lo, double hi)
 {
 	double v;
-	int r = -1;
 
-	switch (key) {
-	case O_SIG:
-		r = num_arg(arg, 1e-6, 0.5, &o->cp.sig);
-		break;
-	case O_THRESHOLD:
-		r = num_arg(arg, 0, 1000, &o->cp.threshold);
-		break;
-	case O_PERMS:
-		r = num_arg(arg, 19, 1e6, &v);
-		if (!r)
-			o->cp.perms = (size_t)v;
-		break;
-	case O_MIN_SIZE:
-		r = num_arg(arg, 2, 1e6, &v);
-		if (!r)
-			o->cp.min_size = (size_t)v;
-		break;
-	case O_SEED:
-		r = num_arg(arg, 0, 4294967295.0, &v);
-		if (!r)
-			o->cp.seed = (unsigned long)v;
-		break;
-	case O_FALSE:
-		/* optional: --false-alarms or --false-alarms=N */
-		v = 1000;
-		r = arg ? num_arg(arg, 1, 1e6, &v) : 0;
-		if (!r)
-			o->false_alarms = (long)v;
-		break;
-	}
-	return r;
+	if (num_arg(arg, lo, hi, &v))
+		return -1;
+	*(size_t *)opt->value = (size_t)v;
+	return 0;
 }
 
+static int set_perms(const struct nsb_option *opt, const char *arg)
+{
+	return set_size(opt, arg, 19, 1e6);
+}
+
+static int set_min_size(const struct nsb_option *opt, const char *arg)
+{
+	return set_size(opt, arg, 2, 1e6);
+}
+
+static int set_seed(const struct nsb_option *opt, const char *arg)
+{
+	double v;
+
+	if (num_arg(arg, 0, 4294967295.0, &v))
+		return -1;
+	*(unsigned long *)opt->value = (unsigned long)v;
+	return 0;
+}
+
+/* optional: --false-alarms (1000) or --false-alarms=N */
+static int set_false_alarms(const struct nsb_option *opt, const char *arg)
+{
+	double v = 1000;
+
+	if (arg && num_arg(arg, 1, 1e6, &v))
+		return -1;
+	*(long *)opt->value = (long)v;
+	return 0;
+}
+
+/*
+ * argv[1] the subcommand, then the options of them all.  0 with
+ * o->args[0..o->nargs) the operands, NSB_PARSE_HELP or 2.
+ */
 static int parse(struct hopts *o, int argc, char **argv)
 {
+	char sig[64], perms[64], thr[64], min_size[64], seed[80];
+	const struct nsb_option opts[] = {
+		OPT_STRING("history", &o->history, "FILE",
+			   "the history (default " NSB_HISTORY_DEFAULT ")"),
+		OPT_GROUP("append:"),
+		OPT_STRING("run-id", &o->run_id, "ID",
+			   "all files as one run of this id (e.g. the rounds\n"
+			   "of an A/B side)"),
+		OPT_STRING("kernel-commit", &o->commit, "SHA",
+			   "sets the kernel commit where the results' context\n"
+			   "lacks it"),
+		OPT_BOOL("allow-incomplete", &o->incomplete,
+			 "append an interrupted run too (refused otherwise)"),
+		OPT_GROUP("accept:"),
+		OPT_STRING("note", &o->note, "TEXT",
+			   "a note recorded with the acceptance"),
+		OPT_GROUP("show, changes, plot:"),
+		OPT_CALLBACK("benchmark", o, "RE",
+			     "only benchmarks matching the extended regex RE",
+			     set_benchmark),
+		OPT_BOOL("no-changes", &o->no_changes,
+			 "leave out the change points (show: the series only)"),
+		OPT_CALLBACK("format", o, "FMT",
+			     "changes: text (default) or json; plot: svg, png\n"
+			     "or svg,png (default)", set_format),
+		OPT_CALLBACK_OPTARG("false-alarms", &o->false_alarms, "N",
+				    "changes: how often noise-only series\n"
+				    "(N per noise kind, default 1000,\n"
+				    "lengths 30..50, Gaussian and Student\n"
+				    "t(3) noise of 1 % CV, fixed seeds)\n"
+				    "raise a change point with the current\n"
+				    "options", set_false_alarms),
+		OPT_GROUP("plot:"),
+		OPT_STRING("out-dir", &o->plot.out_dir, "DIR",
+			   "where the plots go (default plots)"),
+		OPT_STRING("templates", &o->plot.templates, "DIR",
+			   "the .gp templates (default $NSB_PLOTS, else plots)"),
+		OPT_STRING("stem", &o->plot.stem, "NAME",
+			   "file name stem (default trend)"),
+		OPT_GROUP("Change points: E-divisive means (Matteson and James "
+			  "2014, as Apache\nOtava and MongoDB use it), each "
+			  "split kept if a permutation test says\nso, then "
+			  "flagged only if the change is at least --threshold "
+			  "and the\nHodges-Lehmann CI of the shift excludes "
+			  "zero."),
+		OPT_CALLBACK("sig", &o->cp.sig, "P", sig, set_sig),
+		OPT_CALLBACK("perms", &o->cp.perms, "N", perms, set_perms),
+		OPT_CALLBACK("threshold", &o->cp.threshold, "PCT", thr,
+			     set_threshold),
+		OPT_CALLBACK("min-size", &o->cp.min_size, "N", min_size,
+			     set_min_size),
+		OPT_CALLBACK("seed", &o->cp.seed, "N", seed, set_seed),
+		OPT_END(),
+	};
 	size_t i;
-	int key, r, idx;
+	int r;
 
+	snprintf(sig, sizeof(sig), "permutation test level (default %g)",
+		 NSB_CP_SIG);
+	snprintf(perms, sizeof(perms), "permutations per test (default %d)",
+		 NSB_CP_PERMS);
+	snprintf(thr, sizeof(thr), "smallest change flagged, %% (default %g)",
+		 NSB_CP_THRESHOLD);
+	snprintf(min_size, sizeof(min_size), "runs on each side of a change "
+		 "(default %d)", NSB_CP_MIN_SIZE);
+	snprintf(seed, sizeof(seed), "generator seed (default %lu): results "
+		 "are repeatable", NSB_CP_SEED);
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		nsb_usage_with_options(stdout, &history_usage, opts);
+		return NSB_PARSE_HELP;
+	}
 	for (i = 0; i < NSB_ARRAY_SIZE(sub_names); i++)
 		if (argc > 1 && !strcmp(argv[1], sub_names[i]))
 			break;
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return 3;
-	}
 	if (i == NSB_ARRAY_SIZE(sub_names)) {
 		if (argc > 1)
 			fprintf(stderr, "nsbench history: unknown subcommand "
 				"'%s'\n", argv[1]);
-		usage(stderr);
+		else
+			fprintf(stderr, "nsbench history: no subcommand\n");
+		nsb_usage_hint(&history_usage);
 		return 2;
 	}
 	o->sub = (enum sub)i;
-	optind = 0;
-	idx = -1;
-	while ((key = getopt_long(argc - 1, argv + 1, "", opts, &idx)) != -1) {
-		if (key == O_HELP) {
-			usage(stdout);
-			return 3;
-		}
-		r = take_opt(o, key, optarg);
-		if (r == -2)
-			r = take_cp_opt(o, key, optarg);
-		if (r) {
-			/* every option is long: idx names it */
-			if (key != '?')
-				fprintf(stderr, "nsbench history: --%s: bad "
-					"value '%s'\n", idx >= 0 ?
-					opts[idx].name : "?",
-					optarg ? optarg : "");
-			usage(stderr);
-			return 2;
-		}
-		idx = -1;
-	}
+	/* the subcommand is argv[0] of the options */
+	argc--;
+	r = nsb_parse_options(&argc, argv + 1, opts, &history_usage, 0);
+	if (r)
+		return r;
+	o->args = argv + 2;
+	o->nargs = argc - 1;
 	return 0;
 }
 
@@ -316,6 +317,7 @@ static int cmd_append(struct hopts *o, struct nsb_history *h, int nargs,
 
 	if (nargs < 1) {
 		fprintf(stderr, "nsbench history append: no results file\n");
+		nsb_usage_hint(&history_usage);
 		goto out;
 	}
 	if (o->run_id) {
@@ -345,6 +347,7 @@ static int cmd_accept(struct hopts *o, struct nsb_history *h, int nargs,
 
 	if (nargs != 1) {
 		fprintf(stderr, "nsbench history accept: need one run id\n");
+		nsb_usage_hint(&history_usage);
 		return 2;
 	}
 	run = !strcmp(args[0], "latest") && h->nruns ?
@@ -594,8 +597,7 @@ int cmd_history(int argc, char **argv)
 			  .png = true },
 	};
 	struct nsb_history h = { 0 };
-	int ret = 2, nargs;
-	char **args;
+	int ret = 2;
 
 	nsb_cp_opts_default(&o.cp);
 	o.plot.templates = getenv("NSB_PLOTS") ?: "plots";
@@ -603,27 +605,27 @@ int cmd_history(int argc, char **argv)
 	if (ret)
 		goto out_opts;
 	ret = 2;
-	args = argv + 1 + optind;
-	nargs = argc - 1 - optind;
 	if (o.false_alarms) {
 		ret = cmd_false_alarms(&o);
 		goto out_opts;
 	}
 	if (nsb_history_load(&h, o.history, stderr))
 		goto out;
-	if (o.sub == SUB_APPEND)
-		ret = cmd_append(&o, &h, nargs, args);
-	else if (o.sub == SUB_ACCEPT)
-		ret = cmd_accept(&o, &h, nargs, args);
-	else if (nargs)
+	if (o.sub == SUB_APPEND) {
+		ret = cmd_append(&o, &h, o.nargs, o.args);
+	} else if (o.sub == SUB_ACCEPT) {
+		ret = cmd_accept(&o, &h, o.nargs, o.args);
+	} else if (o.nargs) {
 		fprintf(stderr, "nsbench history %s: unexpected '%s'\n",
-			sub_names[o.sub], args[0]);
-	else
+			sub_names[o.sub], o.args[0]);
+		nsb_usage_hint(&history_usage);
+	} else {
 		ret = cmd_views(&o, &h);
+	}
 out:
 	nsb_history_free(&h);
 out_opts:
 	if (o.have_re)
 		regfree(&o.re);
-	return ret == 3 ? 0 : ret;
+	return ret == NSB_PARSE_HELP ? 0 : ret;
 }

@@ -12,7 +12,6 @@
  * already hold, e.g. "wl/exec/suid/init/depth:8".
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +19,15 @@
 #include <unistd.h>
 
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/samples.h"
 #include "src/cli.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: nsbench import-hyperfine [--prefix=P] [--label=L] [--mode=M] IN.json OUT.json\n"
-"  --prefix=P  benchmark name prefix (default hyperfine)\n"
-"  --label=L   nsbench_label of the results (default hyperfine)\n"
-"  --mode=M    native | kvm | tcg | icount (default native)\n");
-}
+static const struct nsb_usage import_usage = {
+	.who = "nsbench import-hyperfine",
+	.synopsis = "nsbench import-hyperfine [--prefix=P] [--label=L] "
+		    "[--mode=M] IN.json OUT.json",
+};
 
 static json_t *context_obj;
 
@@ -209,37 +206,34 @@ static json_t *convert(const char *in, const char *prefix,
 
 int cmd_import_hyperfine(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct nsb_run_info info = { .label = "hyperfine" };
 	const char *prefix = "hyperfine";
+	const struct nsb_option opts[] = {
+		OPT_STRING("prefix", &prefix, "P",
+			   "benchmark name prefix (default hyperfine)"),
+		OPT_STRING("label", &info.label, "L",
+			   "nsbench_label of the results (default hyperfine)"),
+		OPT_STRING("mode", &info.mode, "M",
+			   "native | kvm | tcg | icount (default native)"),
+		OPT_END(),
+	};
 	json_t *out;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p': prefix = optarg; break;
-		case 'l': info.label = optarg; break;
-		case 'm': info.mode = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (argc - optind != 2) {
-		usage(stderr);
+	ret = nsb_parse_options(&argc, argv, opts, &import_usage, 0);
+	if (ret)
+		return ret == NSB_PARSE_HELP ? 0 : ret;
+	if (argc != 3) {
+		fprintf(stderr, "nsbench import-hyperfine: need IN.json and "
+			"OUT.json\n");
+		nsb_usage_hint(&import_usage);
 		return 2;
 	}
-	out = convert(argv[optind], prefix, &info);
+	out = convert(argv[1], prefix, &info);
 	if (!out)
 		return 2;
 	/* nsb_json_write_atomic says why it cannot write */
-	ret = nsb_json_write_atomic(argv[optind + 1], out);
+	ret = nsb_json_write_atomic(argv[2], out);
 	json_decref(out);
 	return ret ? 2 : 0;
 }

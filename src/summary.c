@@ -10,12 +10,12 @@
  *
  * For comparisons use `nsbench compare`; this only describes one side.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/nsbench.h"
+#include "src/options.h"
 #include "src/samples.h"
 #include "src/stats.h"
 #include "src/cli.h"
@@ -297,47 +297,38 @@ static void print_family(const struct nsb_side *side, const struct layout *l,
 	}
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: nsbench summary [--metric=real_time|cpu_time] FILE...\n"
-		"  One run's results (nsbench/Google Benchmark or hyperfine JSON),\n"
-		"  one table per benchmark family: median per benchmark (and CV\n"
-		"  where repeated), the name's last argument as columns.\n");
-}
+static const struct nsb_usage summary_usage = {
+	.who = "nsbench summary",
+	.synopsis = "nsbench summary [--metric=real_time|cpu_time] FILE...",
+	.about = "One run's results (nsbench/Google Benchmark or hyperfine "
+		 "JSON),\none table per benchmark family: median per benchmark "
+		 "(and CV\nwhere repeated), the name's last argument as "
+		 "columns.\n",
+};
 
 int cmd_summary(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "metric", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct layout l = { 0 };
 	const char *metric = "real_time";
+	const struct nsb_option opts[] = {
+		OPT_STRING("metric", &metric, "FIELD",
+			   "real_time (default) or cpu_time"),
+		OPT_END(),
+	};
 	struct nsb_side side;
-	int c, ret = 0;
+	int ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			metric = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind == argc) {
-		usage(stderr);
+	ret = nsb_parse_options(&argc, argv, opts, &summary_usage, 0);
+	if (ret)
+		return ret == NSB_PARSE_HELP ? 0 : ret;
+	if (argc < 2) {
+		fprintf(stderr, "nsbench summary: no results files\n");
+		nsb_usage_hint(&summary_usage);
 		return 2;
 	}
 	nsb_side_init(&side, "run");
 	side.metric = metric;
-	for (int i = optind; i < argc; i++)
+	for (int i = 1; i < argc; i++)
 		if (nsb_side_load(&side, argv[i]))
 			ret = 2;
 	if (!ret && layout(&side, &l)) {
