@@ -33,7 +33,7 @@ $(LIBNSBWL): $(LIBNSBWL_SRCS:%.c=$(O)/%.o) $(O)/workloads/progs/nsb_true_blob.o
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 # nsb-wl: whole-process workloads for hyperfine (exec and mount storms).
-$(O)/workloads/nsb-wl: $(O)/workloads/progs/nsb-wl.o $(LIBNSBWL)
+$(O)/workloads/nsb-wl: $(O)/workloads/progs/nsb-wl.o $(LIBNSBWL) $(LIBNSB)
 	$(call link_c,-lcap)
 
 PROGS += $(O)/workloads/progs/nsb-true $(O)/workloads/nsb-wl

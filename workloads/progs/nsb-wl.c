@@ -16,23 +16,30 @@
  * scenario; the reason goes to stderr).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/options.h"
 #include "workloads/fixture.h"
 
-static int lookup(const char *what, const char *v, const char *(*name)(int),
-		  int count)
-{
-	int i;
+/* A name option: its index among name(0..count-1), into *(int *)value. */
+struct named {
+	int *value;
+	const char *(*name)(int);
+	int count;
+};
 
-	for (i = 0; i < count; i++)
-		if (!strcmp(v, name(i)))
-			return i;
-	fprintf(stderr, "nsb-wl: unknown %s '%s'\n", what, v);
-	exit(2);
+static int set_named(const struct nsb_option *opt, const char *v)
+{
+	const struct named *n = opt->value;
+
+	for (int i = 0; i < n->count; i++)
+		if (!strcmp(v, n->name(i))) {
+			*n->value = i;
+			return 0;
+		}
+	return -1;
 }
 
 static const char *owner_name(int i) { return nsb_owner_name(i); }
@@ -56,76 +63,66 @@ static int want(nsb_op_fn fn, const struct nsb_scn *scn, int64_t arg)
 	return 0;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: nsb-wl exec|open|stat|mount|fscreate [options]\n"
-"  --depth=N      userns depth 0..32 (default 0)\n"
-"  --owner=O      init|self|parent|foreign-proc|foreign-fd|foreign-tree|unrelated\n"
-"  --nosuid --nodev --unpriv   scenario mount flags / run as uid 1000\n"
-"  --file=F       exec/open: bin|suid|fcaps|file|null (default bin / file)\n"
-"  --method=M     exec: fork|vfork|spawn (default fork)\n"
-"  --fs=T         mount, fscreate (superblock only): tmpfs|proc|mqueue\n"
-"  --nipc=N       IPC namespaces (mqueue superblocks) to create first\n"
-"  --nproc=N      pid namespaces with a proc superblock to create\n"
-"  --path-depth=K stat: components in the path (default 64)\n"
-"  --count=N      operations (default 100)\n");
-}
+static const struct nsb_usage usage = {
+	.who = "nsb-wl",
+	.synopsis = "nsb-wl exec|open|stat|mount|fscreate [options]",
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "depth", required_argument, NULL, 'd' },
-		{ "owner", required_argument, NULL, 'o' },
-		{ "nosuid", no_argument, NULL, 's' },
-		{ "nodev", no_argument, NULL, 'v' },
-		{ "unpriv", no_argument, NULL, 'u' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "fs", required_argument, NULL, 't' },
-		{ "nipc", required_argument, NULL, 'i' },
-		{ "nproc", required_argument, NULL, 'p' },
-		{ "path-depth", required_argument, NULL, 'k' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct nsb_scn scn = { 0 };
-	int file = -1, method = 0, fs = 0, pathdepth = NSB_MAX_TREE, c, r;
-	long count = 100;
+	int file = -1, method = 0, fs = 0, owner = 0;
+	unsigned long depth = 0, nipc = 0, nproc = 0;
+	unsigned long pathdepth = NSB_MAX_TREE, count = 100;
+	struct named owners = { &owner, owner_name, NSB_OWNER_COUNT };
+	struct named files = { &file, file_name, NSB_FILE_COUNT };
+	struct named methods = { &method, method_name, NSB_EXEC_COUNT };
+	struct named types = { &fs, fs_name, NSB_FS_COUNT };
+	const struct nsb_option opts[] = {
+		OPT_ULONG("depth", &depth, "N", "userns depth 0..32 (default 0)"),
+		OPT_CALLBACK("owner", &owners, "O", "init|self|parent|"
+			     "foreign-proc|foreign-fd|foreign-tree|unrelated",
+			     set_named),
+		OPT_BOOL("nosuid", &scn.nosuid, "a nosuid scenario mount"),
+		OPT_BOOL("nodev", &scn.nodev, "a nodev scenario mount"),
+		OPT_BOOL("unpriv", &scn.unpriv, "run as uid 1000"),
+		OPT_CALLBACK("file", &files, "F", "exec/open: bin|suid|fcaps|"
+			     "file|null (default bin / file)", set_named),
+		OPT_CALLBACK("method", &methods, "M",
+			     "exec: fork|vfork|spawn (default fork)", set_named),
+		OPT_CALLBACK("fs", &types, "T", "mount, fscreate (superblock "
+			     "only): tmpfs|proc|mqueue", set_named),
+		OPT_ULONG("nipc", &nipc, "N",
+			  "IPC namespaces (mqueue superblocks) to create first"),
+		OPT_ULONG("nproc", &nproc, "N",
+			  "pid namespaces with a proc superblock to create"),
+		OPT_ULONG("path-depth", &pathdepth, "K",
+			  "stat: components in the path (default 64)"),
+		OPT_ULONG("count", &count, "N", "operations (default 100)"),
+		OPT_END(),
+	};
 	struct nsb_worker w;
 	const char *cmd;
 	int64_t arg;
 	nsb_op_fn fn;
+	int r;
 
-	if (argc < 2 || argv[1][0] == '-') {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	r = nsb_parse_options(&argc, argv, opts, &usage, 0);
+	if (r)
+		return r == NSB_PARSE_HELP ? 0 : 2;
+	if (argc != 2 || depth > 32 || nipc > 100000 || nproc > 100000 ||
+	    pathdepth > NSB_MAX_TREE) {
+		fprintf(stderr, "nsb-wl: %s\n", argc != 2 ?
+			"one workload: exec, open, stat, mount or fscreate" :
+			"a number out of range (depth 0..32, path-depth 0..64)");
+		nsb_usage_hint(&usage);
+		return 2;
 	}
 	cmd = argv[1];
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd': scn.depth = atoi(optarg); break;
-		case 'o': scn.owner = lookup("owner", optarg, owner_name,
-					     NSB_OWNER_COUNT); break;
-		case 's': scn.nosuid = true; break;
-		case 'v': scn.nodev = true; break;
-		case 'u': scn.unpriv = true; break;
-		case 'f': file = lookup("file", optarg, file_name,
-					NSB_FILE_COUNT); break;
-		case 'm': method = lookup("method", optarg, method_name,
-					  NSB_EXEC_COUNT); break;
-		case 't': fs = lookup("fs", optarg, fs_name, NSB_FS_COUNT);
-			break;
-		case 'i': scn.nipc = atoi(optarg); break;
-		case 'p': scn.nproc = atoi(optarg); break;
-		case 'k': pathdepth = atoi(optarg); break;
-		case 'n': count = atol(optarg); break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
+	scn.depth = (int)depth;
+	scn.owner = owner;
+	scn.nipc = (int)nipc;
+	scn.nproc = (int)nproc;
 	if (!strcmp(cmd, "exec")) {
 		fn = nsb_op_exec;
 		arg = (file < 0 ? NSB_FILE_BIN : file) | method << 8;
@@ -150,7 +147,7 @@ int main(int argc, char **argv)
 			scn.nipc = 1;
 	} else {
 		fprintf(stderr, "nsb-wl: unknown workload '%s'\n", cmd);
-		usage(stderr);
+		nsb_usage_hint(&usage);
 		return 2;
 	}
 	if (nsb_worker_start(&w, &scn)) {
