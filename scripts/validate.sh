@@ -15,12 +15,12 @@
 # else (scripts/kernel/objdiff.sh); runs scripts/ab.sh stock vs
 # calibration and stock vs stock rebuild with the same per-round seeds
 # (in parallel unless --serial); compares each with `nsbench compare`
-# (median of paired per-round differences) and prints per workload:
-# predicted shift, measured shift with its CI, ratio and verdict, and the
-# A/A residual.
+# (median of paired per-round differences) and prints its table against
+# kernel-patches/calibration/predictions (compare --expect: per workload
+# predicted and measured shift with its CI, ratio, A/A residual, verdict).
 #
-#   --quick   one workload (path lookup, kernel-patches/calibration/
-#             validate-quick.plan), 2 rounds by default
+#   --quick   one workload (path lookup, guest/plans/
+#             calibration-validate-quick.plan), 2 rounds by default
 #   --mode    icount (default): exit 1 when a gated shift is off by more
 #             than 5 % (10 % below 200 instructions) or an A/A residual
 #             exceeds 1 virtual ns per op.  tcg/kvm: wall-clock time, so
@@ -32,7 +32,7 @@
 #   --layout  also stock vs kernel-patches/calibration/layout (64 bytes of
 #             code nothing calls: every later function moves, no path
 #             runs one instruction more): its shift per workload is what
-#             code placement alone does (column "layout"; not gated)
+#             code placement alone does (table "layout-only"; not gated)
 #
 # Results and report.txt in DIR (default results/validate-<UTC>).
 # Predictions: kernel-patches/calibration/predictions (README.md derives
@@ -54,6 +54,7 @@ cal=$top/kernel-patches/calibration
 # Series named by path are keyed by that string: always from the top.
 cd "$top"
 lay_series=kernel-patches/calibration/layout
+predictions=kernel-patches/calibration/predictions
 args="$*"
 quick=0 mode=icount rounds='' bench='' out='' seed=1 serial=0 from='' layout=0
 usage_error() {
@@ -100,12 +101,13 @@ if [ -n "$from" ]; then
 	rounds=$(jq -er .rounds "$from/ab/manifest.json") ||
 		die "$from/ab/manifest.json: no rounds"
 fi
-plan=$cal/validate.plan
-[ "$quick" = 1 ] && plan=$cal/validate-quick.plan
+plan=$top/guest/plans/calibration-validate.plan
+[ "$quick" = 1 ] && plan=$top/guest/plans/calibration-validate-quick.plan
 [ -f "$plan" ] || die "$plan not found"
-bench=${bench:-$top/build/bench/nsbench-bench}
+build=$(build_dir "$top")
+bench=${bench:-$build/bench/nsbench-bench}
 [ -x "$bench" ] || die "no nsbench-bench at $bench (run make)"
-nsb=$top/build/nsbench
+nsb=$build/nsbench
 [ -x "$nsb" ] || die "no $nsb (run make)"
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -122,7 +124,7 @@ say() {
 }
 say "validate: $0 $args"
 say "validate: mode $mode, $rounds rounds, plan $(basename "$plan"), bench $bench"
-fail=0
+fail=0 bad=0
 if [ -z "$from" ]; then
 
 # --- kernels ------------------------------------------------------------
@@ -183,91 +185,54 @@ fi
 
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
-	local rc=0
-	"$nsb" compare --format=json "$1"/A/*.json -- "$1"/B/*.json \
-		>"$1/compare.json" 2>"$1/compare.err" || rc=$?
+	local rc=0 dir=$1
+
+	"$nsb" compare --format=json "$dir"/A/*.json -- "$dir"/B/*.json \
+		>"$dir/compare.json" 2>"$dir/compare.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
-		say "validate: nsbench compare failed on $1: $(tail -n 1 "$1/compare.err" || true)"
+		say "validate: nsbench compare failed on $dir: $(tail -n 1 "$dir/compare.err" || true)"
 		fail=1
 	fi
 }
-cmp_json "$out/ab"
-cmp_json "$out/aa"
-[ "$layout" = 1 ] && cmp_json "$out/layout"
 
 # --- table --------------------------------------------------------------
 
-# row NAME FIELD FILE: a number from the compare row of NAME.
-# (Empty when the file or the row is missing: the table says so.)
-row() {
-	[ -f "$3" ] || return 0
-	jq -r --arg n "$1" "first(.rows[] | select(.name == \$n) | $2 // empty)" \
-		"$3" 2>/dev/null || true
-}
-
+# The table and its verdicts are nsbench compare --expect's: per
+# prediction the measured shift with its CI, ratio, tolerance and verdict
+# (icount), or the MDE and whether the shift was detected (tcg, kvm).  The
+# A/A residual: the stock rebuild's run (aa/B) against the A/B's stock
+# side, paired by round (both runs share the seeds).  Its exit: 1 a gated
+# row failed, 2 nothing predicted was measured (or an error).
+expect=(--expect="$predictions")
+for f in "$out"/aa/B/*.json; do
+	[ -f "$f" ] && expect+=(--aa="$f")
+done
+[ "${#expect[@]}" -gt 1 ] ||
+	{ say "validate: no A/A results in $out/aa/B: no A/A check"; bad=1; }
 say ""
-if [ "$mode" = icount ]; then
-	say "$(printf '%-46s %9s %26s %7s %6s  %s' workload predicted 'measured [95% CI]' ratio 'A/A' verdict)"
-else
-	say "$(printf '%-46s %9s %26s %9s  %s' workload 'pred insn' 'measured ns [CI]' 'MDE ns' verdict)"
+rc=0
+mkdir -p "$out/ab"
+"$nsb" compare "${expect[@]}" "$out"/ab/A/*.json -- "$out"/ab/B/*.json \
+	>"$out/ab/expect.txt" 2>"$out/ab/expect.err" || rc=$?
+tee -a "$report" <"$out/ab/expect.txt"
+case "$rc" in
+0) ;;
+1) bad=1 ;;
+*)
+	say "validate: nsbench compare --expect failed on $out/ab: $(tail -n 1 "$out/ab/expect.err" || true)"
+	bad=1 fail=1 ;;
+esac
+# The same as JSON (errors: said above), and the A/A run's own pair.
+"$nsb" compare --format=json "${expect[@]}" "$out"/ab/A/*.json -- \
+	"$out"/ab/B/*.json >"$out/ab/compare.json" 2>/dev/null || true
+cmp_json "$out/aa"
+if [ "$layout" = 1 ]; then
+	say ""
+	say "layout-only: stock vs $lay_series (code placement alone; not gated):"
+	cmp_json "$out/layout"
+	"$nsb" compare "$out"/layout/A/*.json -- "$out"/layout/B/*.json 2>/dev/null |
+		tee -a "$report" || true
 fi
-bad=0 rows=0
-while read -r name pred gate _; do
-	case "$name" in ''|\#*) continue ;; esac
-	j=$out/ab/compare.json
-	est=$(row "$name" .shift.est "$j")
-	short=${name%/manual_time}
-	if [ -z "$est" ]; then
-		# Not in this plan (quick form) or the benchmark failed.
-		if grep -q "\"$name\"" "$out"/ab/A/*.json 2>/dev/null; then
-			say "$(printf '%-46s %9s %26s %7s %6s  %s' "$short" "$pred" - - - 'FAIL (no result)')"
-			bad=1
-		fi
-		continue
-	fi
-	rows=$((rows + 1))
-	lo=$(row "$name" .shift.lo "$j")
-	hi=$(row "$name" .shift.hi "$j")
-	lvl=$(row "$name" .shift.level "$j")
-	paired=$(row "$name" .paired "$j")
-	aa=$(row "$name" .shift.est "$out/aa/compare.json")
-	lay=
-	if [ "$layout" = 1 ]; then
-		lay=$(row "$name" .shift.est "$out/layout/compare.json")
-		lay=$(awk -v l="${lay:-nan}" -v lo="$(row "$name" .shift.lo "$out/layout/compare.json")" \
-			-v hi="$(row "$name" .shift.hi "$out/layout/compare.json")" \
-			'BEGIN { printf "  layout %+.1f [%+.1f, %+.1f]", l, lo, hi }')
-	fi
-	if [ "$mode" = icount ]; then
-		v=$(awk -v e="$est" -v p="$pred" -v a="${aa:-nan}" -v g="$gate" 'BEGIN {
-			tol = p < 200 ? 0.10 : 0.05; r = e / p
-			ok = (r >= 1 - tol && r <= 1 + tol)
-			aok = (a != "nan" && a >= -1 && a <= 1)
-			v = ok ? "ok" : "OFF"
-			v = v sprintf(" (tol %d%%)", tol * 100)
-			if (!aok) v = v " A/A>1ns"
-			if (g != "yes") v = v " [not gated]"
-			else if (!ok || !aok) v = v " FAIL"
-			printf "%.3f|%s", r, v }')
-		ratio=${v%%|*} verdict=${v#*|}
-		case "$verdict" in *FAIL*) bad=1 ;; esac
-		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %7s %+6.1f  %s%s' \
-			"$short" "$pred" "$est" "$lo" "$hi" "$ratio" "${aa:-nan}" "$verdict" "$lay")"
-	else
-		mde=$(row "$name" .mde_pct "$j")
-		base=$(row "$name" .base_ref "$j")
-		v=$(awk -v lo="$lo" -v m="${mde:-nan}" -v b="$base" 'BEGIN {
-			printf "%.1f|%s", m * b / 100, lo > 0 ? "detected" : "not detected" }')
-		say "$(printf '%-46s %9s %9.1f [%6.1f, %6.1f] %9s  %s' \
-			"$short" "$pred" "$est" "$lo" "$hi" "${v%%|*}" "${v#*|}")"
-	fi
-	[ "$paired" = true ] || say "    (unpaired: the rounds did not pair)"
-	if [ -n "$lvl" ] && awk -v l="$lvl" 'BEGIN { exit !(l < 0.949) }'; then
-		say "    (CI level $lvl only: too few rounds for 95 %)"
-	fi
-done <"$cal/predictions"
-# Nothing measured is a failure in every mode.
-[ "$rows" -gt 0 ] || { say "validate: no workload measured"; bad=1; fail=1; }
 
 # --- determinism of the runs --------------------------------------------
 
@@ -290,10 +255,12 @@ for d in "$out"/ab/boots/r*-A "$out"/aa/boots/r*-A; do
 	cmp -s "$d/cmdline" "${d%-A}-B/cmdline" || same=no
 done
 say "  kernel command line byte-identical between the sides of each round: $same"
-seeds=$(for d in "$out"/ab "$out"/aa; do
+# a round listed twice after sort -u has two seeds
+split=$(for d in "$out"/ab "$out"/aa; do
 	jq -r '.boots[] | "\(.round) \(.seed)"' "$d/manifest.json" 2>/dev/null ||
 		echo "manifest missing"; done |
-	sort -u | awk '{ n[$1]++ } END { for (r in n) if (n[r] > 1) bad = 1; print bad ? "no" : "yes" }')
+	sort -u | cut -d' ' -f1 | sort | uniq -d)
+seeds=$([ -z "$split" ] && echo yes || echo no)
 say "  one seed per round, shared by both sides and by the A/B and A/A runs: $seeds"
 say "  warm-up: the fixture's untimed first call + libbenchmark sizing runs; nsb-guest forkexec: one untimed fork+exec"
 [ "$ini" = 1 ] && [ "$same" = yes ] && [ "$seeds" = yes ] || bad=1

@@ -8,23 +8,41 @@
 #include <string.h>
 
 #include "src/compare.h"
+#include "src/expect.h"
 #include "src/nsbench.h"
 #include "src/options.h"
 #include "src/cli.h"
 
 /* --- command line ----------------------------------------------------- */
 
-static const char compare_epilog[] =
-"Samples are run_type \"iteration\" entries (aggregates are ignored) of\n"
-"Google Benchmark / nsbench JSON, or the runs of hyperfine --export-json\n"
-"files; several files per side pool by benchmark name.  When every sample\n"
-"of both sides carries nsbench_round (and nsbench_seed) the comparison is\n"
-"paired by round: the per-round median differences, their median with a\n"
-"sign-test CI and the Wilcoxon signed-rank p.  Otherwise: Hodges-Lehmann\n"
-"shift with its Moses CI and the Mann-Whitney U p, and a bootstrap ratio\n"
-"of medians.  Exit: 0 no regression beyond the threshold, 1 regression\n"
-"(a 'slower' row), 2 usage or input error.  Rows that failed or were\n"
-"skipped are reported, not gated.\n";
+/* The help's epilog of the comparing commands (report, plot) ... */
+#define COMPARE_EPILOG \
+"Samples are run_type \"iteration\" entries (aggregates are ignored) of\n" \
+"Google Benchmark / nsbench JSON, or the runs of hyperfine --export-json\n" \
+"files; several files per side pool by benchmark name.  When every sample\n" \
+"of both sides carries nsbench_round (and nsbench_seed) the comparison is\n" \
+"paired by round: the per-round median differences, their median with a\n" \
+"sign-test CI and the Wilcoxon signed-rank p.  Otherwise: Hodges-Lehmann\n" \
+"shift with its Moses CI and the Mann-Whitney U p, and a bootstrap ratio\n" \
+"of medians.  Exit: 0 no regression beyond the threshold, 1 regression\n" \
+"(a 'slower' row), 2 usage or input error.  Rows that failed or were\n" \
+"skipped are reported, not gated.\n"
+
+static const char compare_epilog[] = COMPARE_EPILOG;
+
+/* ... and of nsbench compare, which adds --expect. */
+static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
+"--expect=FILE: lines NAME PREDICTED GATE SUM ('#' comments), PREDICTED\n"
+"the shift per operation in instructions, GATE yes or no (as in\n"
+"kernel-patches/calibration/predictions).  A table follows the rows: in\n"
+"icount units the ratio measured / predicted, 'ok' within 10% (predicted\n"
+"below 200) or 5%, else 'OFF', and with --aa the A/A residual, at most\n"
+"+-1 per op; in wall-clock units the MDE and whether the shift was\n"
+"detected (CI above 0), not gated.  Exit 1 then when an icount row with\n"
+"GATE yes is off, beyond its A/A bound or without a result (on a side,\n"
+"not measured), or a row without a prediction is slower (a predicted\n"
+"row's 'slower' is expected); exit 2 when FILE is bad or no predicted\n"
+"benchmark was measured.\n";
 
 static const char *const metrics[] = { "real_time", "cpu_time", NULL };
 
@@ -78,7 +96,8 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 			   "whole 95% CI lies inside +-PCT; else noisy"),
 		OPT_CALLBACK("aa", &aa, "FILE",
 			     "a second run of the base (an A/A pair; repeatable):\n"
-			     "its residual against BASE is reported per benchmark",
+			     "its residual against BASE is reported per benchmark\n"
+			     "(and checked with --expect)",
 			     add_aa),
 		OPT_BOOL("unpaired", &c->o.unpaired,
 			 "ignore A/B rounds even where both sides have them"),
@@ -98,7 +117,8 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 	/* the command line as typed, for the report's "reproduce" */
 	c->argc = argc;
 	c->argv = argv;
-	help.epilog = compare_epilog;
+	if (!help.epilog)
+		help.epilog = compare_epilog;
 	if (!aa.file || !args)
 		goto out;
 	memcpy(args, argv, (size_t)argc * sizeof(*args));
@@ -132,11 +152,14 @@ static const struct nsb_usage compare_usage = {
 	.synopsis = "nsbench compare [options] BASE... -- PATCHED...",
 	.about = "Compare results files benchmark by benchmark: summaries, "
 		 "tests, CIs\nand a verdict per row.\n",
+	.epilog = compare_expect_epilog,
 };
 
 int cmd_compare(int argc, char **argv)
 {
 	struct nsb_comparison c;
+	struct nsb_expect x = { 0 };
+	const char *expect = NULL;
 	int fmt = FMT_TEXT;
 	bool rounds = false;
 	const struct nsb_option opts[] = {
@@ -146,19 +169,34 @@ int cmd_compare(int argc, char **argv)
 		OPT_BOOL("rounds", &rounds,
 			 "text: under each paired row, every round's median on\n"
 			 "both sides and their difference"),
+		OPT_STRING("expect", &expect, "FILE",
+			   "predicted shifts (NAME PREDICTED GATE SUM a line):\n"
+			   "each predicted row's ratio, tolerance and verdict\n"
+			   "(see below)"),
 		OPT_END(),
 	};
 	json_t *j;
 	int ret;
 
 	ret = nsb_compare_main(&c, argc, argv, opts, &compare_usage);
+	if (!ret && expect && (nsb_expect_load(&x, expect) ||
+			       nsb_expect_check(&x, &c))) {
+		fprintf(stderr, "nsbench compare: --expect=%s: refusing\n",
+			expect);
+		ret = 2;
+	}
 	if (ret) {
+		nsb_expect_free(&x);
 		nsb_comparison_free(&c);
 		return ret == NSB_PARSE_HELP ? 0 : ret;
 	}
 	c.o.show_rounds = rounds;
 	if (fmt == FMT_JSON) {
 		j = nsb_compare_json(&c);
+		if (j && expect && nsb_expect_json(j, &x)) {
+			json_decref(j);
+			j = NULL;
+		}
 		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) |
 				     JSON_PRESERVE_ORDER)) {
 			fprintf(stderr, "nsbench: cannot encode JSON\n");
@@ -168,11 +206,18 @@ int cmd_compare(int argc, char **argv)
 		json_decref(j);
 	} else if (fmt == FMT_MARKDOWN) {
 		nsb_print_markdown(stdout, &c);
+		if (expect)
+			nsb_expect_print_markdown(stdout, &x);
 	} else {
 		nsb_print_text(stdout, &c);
+		if (expect)
+			nsb_expect_print_text(stdout, &x);
 	}
+	fflush(stdout);
 	if (!ret)
-		ret = nsb_compare_status(&c);
+		ret = expect ? nsb_expect_status(&x, &c) :
+		      nsb_compare_status(&c);
+	nsb_expect_free(&x);
 	nsb_comparison_free(&c);
 	return ret;
 }
