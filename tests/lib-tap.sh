@@ -9,6 +9,22 @@
 #	need CMD "package"	skip_all unless CMD is on PATH
 #	need_guest		skip_all unless guests can be built and booted
 #	tap_done		the plan if not given, exit 1 if a point failed
+#
+# Sourcing it sets up every test the same way: $top the checkout,
+# $NSB_BUILD the build under test (absolute; default $top/build), $NSB
+# its nsbench, $tmp a private directory removed on exit (a test that
+# sets its own EXIT trap removes "$tmp" in it).
+
+# (plain sh has no BASH_SOURCE: up from the test to the checkout)
+top=$(cd "$(dirname "$0")" && pwd)
+while [ "$top" != / ] && [ ! -f "$top/tests/lib-tap.sh" ]; do
+	top=$(dirname "$top")
+done
+NSB_BUILD=${NSB_BUILD:-$top/build}
+[ -d "$NSB_BUILD" ] && NSB_BUILD=$(cd "$NSB_BUILD" && pwd)
+NSB=$NSB_BUILD/nsbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 n=0
 fail=0

@@ -11,14 +11,12 @@
 # NSB_SKIP_KERNEL=1 skips it (machines without the kernel source or QEMU).
 
 set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 need_guest
 tap_plan 16

@@ -8,11 +8,9 @@
 # tests/test_fuzz.c runs the generated corpus; this is the named cases.
 
 set -u
-NSB=${NSB_BUILD:-build}/nsbench
-FIX=$(dirname "$0")/fixtures
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+FIX=$(dirname "$0")/fixtures
 cd "$tmp" || exit 1
 
 # run WANT_RC DESCRIPTION ARGS...: 10 s at most, stderr in err

@@ -10,8 +10,9 @@
 # no new loop device.
 
 set -u
-bench=${NSB_BUILD:-build}/bench/nsbench-bench
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+bench=${NSB_BUILD:-build}/bench/nsbench-bench
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workload fixtures need root"
@@ -22,8 +23,6 @@ if [ ! -x "$bench" ]; then
 	exit 0
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # Host state that a leaking run would change.  Other work on the machine
 # may mount and unmount meanwhile, so only what a leak of ours would look

@@ -6,11 +6,9 @@
 # round, A/A, and bad input (exit 2 with a message naming the file).
 
 set -u
-NSB=${NSB_BUILD:-build}/nsbench
-FIX=$(dirname "$0")/fixtures/stats
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+FIX=$(dirname "$0")/fixtures/stats
 
 # run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {

@@ -6,11 +6,9 @@
 # skipped without gnuplot.
 
 set -u
-NSB=${NSB_BUILD:-build}/nsbench
-FIX=$(dirname "$0")/fixtures/stats
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+FIX=$(dirname "$0")/fixtures/stats
 
 if ! command -v gnuplot >/dev/null; then
 	echo "1..0 # SKIP gnuplot not installed"

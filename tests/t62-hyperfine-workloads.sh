@@ -7,8 +7,9 @@
 # refuses (owner parent at depth 0) is a skip, not a sample.
 
 set -u
-build=${NSB_BUILD:-build}
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+build=${NSB_BUILD:-build}
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workloads need root"; exit 0
@@ -17,8 +18,6 @@ if ! command -v hyperfine >/dev/null; then
 	echo "1..0 # SKIP hyperfine not installed"; exit 0
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # ASan's leak check at exit would slow every nsb-wl run; it runs in the C tests.
 ASAN_OPTIONS=detect_leaks=0 scripts/hyperfine-workloads.sh --build="$build" \

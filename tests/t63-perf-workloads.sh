@@ -7,8 +7,9 @@
 # path's check functions.  Skips where perf cannot sample at all.
 
 set -u
-build=${NSB_BUILD:-build}
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+build=${NSB_BUILD:-build}
 
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP workloads need root"; exit 0
@@ -17,8 +18,6 @@ if ! command -v perf >/dev/null || ! perf record -e cpu-clock -o /dev/null true 
 	echo "1..0 # SKIP perf cannot sample here"; exit 0
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 ASAN_OPTIONS=detect_leaks=0 scripts/perf-profile.sh --build="$build" \
 	--results="$tmp" --name=t --count=400 exec >"$tmp/out" 2>"$tmp/log"

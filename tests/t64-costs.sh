@@ -8,11 +8,9 @@
 # file and field.  No guest: the files are made here.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 nsb=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # mk DIR APPLIED SWITCH ROUNDS NAME:OFF:SHIFT:AA... — one results file per
 # round; per benchmark: off1 = OFF + r-dependent jitter, off2 = off1 + AA,

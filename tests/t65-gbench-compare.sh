@@ -5,13 +5,11 @@
 # nsbench's results files: the fixtures, and a file nsbench-bench writes.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 build=${NSB_BUILD:-$top/build}
 fix=$top/tests/fixtures/stats
 cmp_py=/usr/share/benchmark/compare.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 if [ ! -r "$cmp_py" ] || ! /usr/bin/python3 -c 'import scipy' 2>/dev/null; then
 	echo "1..0 # SKIP compare.py or python3-scipy not installed (make deps)"

@@ -10,10 +10,8 @@
 # no marker may appear.  Skipped without gnuplot.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 
 if ! command -v gnuplot >/dev/null; then

@@ -10,12 +10,10 @@
 # Skipped without gnuplot.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 NSB=$(cd "${NSB_BUILD:-$top/build}" && pwd)/nsbench
 FIX=$top/tests/fixtures/stats
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 unset NSB_PLOTS
 
 if ! command -v gnuplot >/dev/null; then

@@ -9,12 +9,9 @@
 # quotes closed and reopened around it); text and Markdown.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 FIX=$top/tests/fixtures/stats
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # a results file whose name and context carry quotes and substitutions
 f="$tmp/it's a \$(touch m1) \`touch m2\` \"b\"; long enough to wrap.json"

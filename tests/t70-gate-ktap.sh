@@ -8,12 +8,10 @@
 # the trend plot (when gnuplot is installed).
 
 set -u
-NSB=${NSB_BUILD:-build}/nsbench
-FIX=$(dirname "$0")/fixtures/history
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-H="--history=$tmp/history.jsonl"
+# shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
+FIX=$(dirname "$0")/fixtures/history
+H="--history=$tmp/history.jsonl"
 
 # run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {

@@ -12,10 +12,7 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-NSB=${NSB_BUILD:-build}/nsbench
 FIX=$(dirname "$0")/fixtures/history
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 H="--history=$tmp/history.jsonl"
 
 "$NSB" history append "$H" "$FIX/icount-base.json" >/dev/null &&

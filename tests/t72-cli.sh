@@ -9,10 +9,6 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-NSB=${NSB_BUILD:-build}/nsbench
-top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # out NAME ARGS...: stdout in $tmp/NAME.out, stderr in .err, status in .rc
 out() {

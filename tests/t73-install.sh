@@ -11,10 +11,7 @@ set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
 build=${NSB_BUILD:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
 case "$build" in /*) ;; *) build=$top/$build ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 root=$tmp/root
 
 # The build under test is make check's sanitizer build or a release one:

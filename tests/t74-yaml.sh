@@ -12,12 +12,8 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-top=$(cd "$(dirname "$0")/.." && pwd)
 FIX=$top/tests/fixtures/history
-NSB=${NSB_BUILD:-build}/nsbench
 case "$NSB" in /*) ;; *) NSB=$top/$NSB ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 lava=$top/contrib/lava/nsbench-lava.sh
 
 # --- yamllint ------------------------------------------------------------

@@ -13,12 +13,9 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-top=$(cd "$(dirname "$0")/.." && pwd)
 FIX=$top/tests/fixtures/history
 build=${NSB_BUILD:-build}
 case "$build" in /*) ;; *) build=$top/$build ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 ci=$top/contrib/nsbench-ci.sh
 zeros=0000000000000000000000000000000000000000
 

@@ -11,12 +11,9 @@
 
 # shellcheck disable=SC2016  # jq programs: $x is jq's, not the shell's
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 FIX=$top/tests/fixtures/stats
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 
 commit=0123456789abcdef0123456789abcdef01234567

@@ -10,10 +10,8 @@
 # contrib/nsbench-ci.sh hands its base, head and run id to ab.sh.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 export NSB_CACHE=$tmp/cache
 
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }

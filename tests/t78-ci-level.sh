@@ -7,11 +7,8 @@
 # gate's lines (compare's interval and the history medians') say so.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 
 # gen OUT N BASE: a results file of one benchmark, N repetitions.
 gen() {

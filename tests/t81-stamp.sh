@@ -8,11 +8,8 @@
 # file that is no JSON object is refused by name and left as it was.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 tap_plan 9
 
 r=$tmp/r.json

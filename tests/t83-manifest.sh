@@ -8,12 +8,9 @@
 # a bad boot list or meta.json refused by name, nothing written.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-NSB=${NSB_BUILD:-$top/build}/nsbench
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 need jq "jq"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 tap_plan 12
 
 b=$tmp/boots

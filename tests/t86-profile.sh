@@ -12,14 +12,12 @@
 # significant symbol.  No guest: every input is a file here.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 nsb=${NSB_BUILD:-$top/build}/nsbench
 case $nsb in /*) ;; *) nsb=$PWD/$nsb ;; esac	# rep() runs it elsewhere
 fix=$top/tests/fixtures/profile
 ab=$fix/ab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 imp() {	# imp OUT [ARGS...]: the fixture's import with ARGS overriding
 	out=$1

@@ -9,12 +9,11 @@
 # give back the exact bytes, or fail the boot naming the file when a
 # frame is truncated or its checksum differs.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 build=${NSB_BUILD:-$top/build}
 case "$build" in /*) ;; *) build=$top/$build ;; esac
 bench=$build/bench/nsbench-bench
-tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 [ -x "$bench" ] || { echo "1..0 # SKIP $bench not built"; exit 0; }
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }

@@ -12,14 +12,12 @@
 # the kernels are cached.  NSB_SKIP_KERNEL=1 skips it.
 
 set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 need_guest
 need perf linux-perf

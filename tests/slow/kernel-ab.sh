@@ -8,15 +8,13 @@
 # median of the pipeline's fork+exec workload is within 1 virtual ns.
 
 set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/../lib-tap.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${NSB_AB_ROUNDS:-3}
 build=${NSB_BUILD:-$top/build}
 case "$build" in /*) ;; *) build=$PWD/$build ;; esac
 nsb=$build/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib-tap.sh"
 
 need_guest
 need jq jq

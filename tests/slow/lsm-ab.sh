@@ -11,13 +11,11 @@
 # compares with nsbench compare.
 
 set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/../lib-tap.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${NSB_AB_ROUNDS:-2}
 nsb=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib-tap.sh"
 
 need_guest
 need jq jq

@@ -10,14 +10,12 @@
 # workload with a verdict, and that the determinism items hold.
 
 set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/../lib-tap.sh"
 
 # Parsed whole before it runs: editing this file cannot break a run.
 {
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib-tap.sh"
 
 need_guest
 need jq jq
