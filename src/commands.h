@@ -2,7 +2,8 @@
 /*
  * Subcommands of the `nsbench` CLI: one line each,
  * NSB_CMD(name, "one-line summary"), implemented as
- * int cmd_<name>(int argc, char **argv) in src/<name>.c.
+ * int cmd_<name>(int argc, char **argv) in src/<name>.c, or in
+ * src/<name>_cli.c beside the library code of the same name.
  * argv[0] is the subcommand's name.  Exit codes: 0 ok, 1 the answer is
  * "no" (e.g. a regression), 2 usage or input error.
  */

@@ -101,6 +101,16 @@ int nsb_prof_rest(const struct nsb_prof_cmp *c,
 		  struct nsb_interval *r);
 /* The symbol's name as the tables show it: "sym" or "sym (dso)". */
 void nsb_prof_sym_label(char *buf, size_t len, const struct nsb_prof_row *r);
+/* `nsbench profile`'s table of one comparison: its top symbols. */
+void nsb_prof_print(FILE *f, const struct nsb_prof_cmp *c, size_t top);
+/* The same as JSON (with every statistic), or NULL out of memory. */
+json_t *nsb_prof_cmp_json(const struct nsb_prof_cmp *c, size_t top);
+
+/*
+ * Most samples a line or a profile may count: JSON integers stay exact
+ * in a double up to 2^53, and no run samples anywhere near it.
+ */
+#define NSB_PROF_MAX_SAMPLES	(1ULL << 53)
 
 /* Top symbols the report lists under a row: significant, at most this. */
 #define NSB_PROF_WHERE_TOP	5

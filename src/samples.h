@@ -73,7 +73,7 @@ const char *nsb_json_type_name(const json_t *j);
 const char *nsb_side_ctx(const struct nsb_side *side, const char *key);
 
 /*
- * hyperfine --export-json, checked as the loader checks it (import.c
+ * hyperfine --export-json, checked as the loader checks it (import_hyperfine.c
  * shares it): root's "results" array, non-empty, into *results; result i
  * (command, times, exit codes, parameters, user/system time).  Each prints
  * "nsbench: path: results[i].field (command): why" and returns -1.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * import.c — `nsbench import-hyperfine IN.json OUT.json`: hyperfine's
+ * import_hyperfine.c — `nsbench import-hyperfine IN.json OUT.json`: hyperfine's
  * --export-json output as an nsbench results file (results/README.md), so
  * whole-process workloads reach compare/report/plot in the one format.
  *
