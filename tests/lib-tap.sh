@@ -8,6 +8,8 @@
 #	skip_all WHY		the whole script skipped, exit 0
 #	need CMD "package"	skip_all unless CMD is on PATH
 #	need_guest		skip_all unless guests can be built and booted
+#	run RC DESC ARGS...	nsbench ARGS must exit RC: one test point;
+#				stdout in $tmp/out, stderr in $tmp/err
 #	tap_done		the plan if not given, exit 1 if a point failed
 #
 # Sourcing it sets up every test the same way: $top the checkout,
@@ -70,6 +72,17 @@ skip_all() {
 
 need() {
 	command -v "$1" >/dev/null || skip_all "$2 not installed"
+}
+
+run() {
+	local want=$1 desc=$2 rc
+
+	shift 2
+	"$NSB" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ]
+	ok $? "$desc (exit $rc, want $want)"
+	[ "$rc" = "$want" ] || diag "$tmp/err" "$tmp/out"
 }
 
 # What every guest test needs: a kernel source to build and QEMU, busybox

@@ -10,17 +10,6 @@ set -u
 . "$(dirname "$0")/lib-tap.sh"
 FIX=$(dirname "$0")/fixtures/stats
 
-# run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1 desc=$2
-	shift 2
-	"$NSB" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" = "$want" ]
-	ok $? "$desc (exit $rc, want $want)"
-	[ "$rc" = "$want" ] || sed 's/^/# /' "$tmp/err"
-}
-
 has() {
 	grep -q -- "$2" "$tmp/$1"
 	ok $? "$3"

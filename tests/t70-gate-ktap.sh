@@ -13,17 +13,6 @@ set -u
 FIX=$(dirname "$0")/fixtures/history
 H="--history=$tmp/history.jsonl"
 
-# run EXPECTED_RC DESCRIPTION ARGS...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1 desc=$2
-	shift 2
-	"$NSB" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" = "$want" ]
-	ok $? "$desc (exit $rc, want $want)"
-	[ "$rc" = "$want" ] || sed 's/^/# /' "$tmp/err" "$tmp/out"
-}
-
 has() {
 	grep -q -- "$2" "$tmp/$1"
 	ok $? "$3"

@@ -14,9 +14,9 @@ set -u
 . "$(dirname "$0")/lib-tap.sh"
 export NSB_CACHE=$tmp/cache
 
-command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
-command -v busybox >/dev/null && command -v cpio >/dev/null ||
-	{ echo "1..0 # SKIP busybox-static or cpio not installed"; exit 0; }
+need jq jq
+need busybox busybox-static
+need cpio cpio
 
 evil="it's \$(touch $tmp/m1) \`touch $tmp/m2\` \"q\"
 line two"
