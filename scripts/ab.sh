@@ -497,30 +497,16 @@ symfs() {
 	mv "$fs.tmp" "$fs"
 }
 
-# effective_period PROBES LABEL: instructions of the workload per sample:
-# the period times what the guest's timed spin loop says a sample's own
-# interrupt leaves of it (init.sh sampling_stretch).
-effective_period() {
-	sed -n "s/^profile\.$2 //p" "$1" | sed -n 1p | awk '{
-		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["period"] !~ /^[0-9]+$/ || v["spin_insn"] !~ /^[0-9]+$/ ||
-		    v["spin_ns"] !~ /^[0-9]+$/ || v["spin_ns"] + 0 < v["spin_insn"] + 0)
-			exit 1
-		printf "%d\n", v["period"] * v["spin_insn"] / v["spin_ns"] + 0.5 }'
-}
-
 # profiles DIR SIDE ROUND: each LABEL.perf.data of a boot, symbolised
 # against the side's own vmlinux and the image's binaries, as
 # SIDE/profile/ROUND-LABEL.profile.json (nsbench profile-import).
 profiles() {
-	local dir=$1 side=$2 r=$3 p label period tsv fs
+	local dir=$1 side=$2 r=$3 p label tsv fs
 	for p in "$dir"/*.perf.data; do
 		[ -f "$p" ] || continue
 		symfs
 		fs=$(cd "$out/boots" && pwd)/symfs
 		label=$(basename "$p" .perf.data)
-		period=$(effective_period "$dir/probes.txt" "$label") && [ -n "$period" ] ||
-			die "$dir: no sampling period for $label in probes.txt"
 		tsv=$dir/$label.symbols.tsv
 		perf report -i "$p" --stdio -q -t "$(printf '\t')" \
 			--sort dso,sym -F sample,dso,sym --symfs "$fs" \
@@ -530,7 +516,7 @@ profiles() {
 		mkdir -p "$out/$side/profile"
 		"$nsb" profile-import --symbols="$tsv" \
 			--bench="$dir/$label.bench.json" --ops="$(cat "$dir/$label.ops")" \
-			--period="$period" --label="$label" \
+			--probes="$dir/probes.txt" --label="$label" \
 			--out="$out/$side/profile/$r-$label.profile.json" ||
 			die "cannot import the profile $p"
 	done

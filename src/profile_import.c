@@ -11,6 +11,7 @@
  * and line, before anything is written.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,69 @@ static int read_ops(const char *path, unsigned long long *ops)
 	return ret;
 }
 
+/* KEY=N in the words of line (a count), or false. */
+static bool probe_count(const char *line, const char *key,
+			unsigned long long *v)
+{
+	size_t k = strlen(key);
+
+	for (const char *w = line; *w; w += strcspn(w, " ")) {
+		w += strspn(w, " ");
+		if (!strncmp(w, key, k) && w[k] == '=') {
+			char num[32];
+			size_t n = strcspn(w + k + 1, " ");
+
+			if (n >= sizeof(num))
+				return false;
+			memcpy(num, w + k + 1, n);
+			num[n] = 0;
+			return parse_count(num, NSB_PROF_MAX_SAMPLES, v);
+		}
+	}
+	return false;
+}
+
+/*
+ * --probes=FILE: the period a sample stands for, from the boot's line
+ * "profile.LABEL period=P spin_insn=N spin_ns=T ..." (guest/init.sh):
+ * each sample's interrupt takes part of the next period, so a sample is
+ * P x N / T instructions of the workload (T >= N: a loop of exactly N
+ * instructions took T virtual ns while perf sampled).
+ */
+static int probe_period(const char *path, const char *label,
+			unsigned long long *period)
+{
+	size_t len, k = strlen(label);
+	char *text = nsb_read_input(path, NSB_INPUT_MAX, &len), *line;
+	unsigned long long p, n, t;
+	int ret = -1;
+
+	if (!text)
+		return -1;
+	for (line = text; line < text + len; line += strlen(line) + 1) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "profile.", 8) &&
+		    !strncmp(line + 8, label, k) && line[8 + k] == ' ')
+			break;
+	}
+	if (line >= text + len)
+		nsb_bad(path, "no line \"profile.%s ...\": no sampling period "
+			"for %s", label, label);
+	else if (!probe_count(line, "period", &p) || !p ||
+		 !probe_count(line, "spin_insn", &n) || !n ||
+		 !probe_count(line, "spin_ns", &t) || t < n)
+		nsb_bad(path, "profile.%s: want period=P spin_insn=N spin_ns=T "
+			"with P > 0 and T >= N > 0", label);
+	else {
+		*period = (unsigned long long)floorl((long double)p * n / t +
+						     0.5L);
+		ret = *period ? 0 : nsb_bad(path, "profile.%s: a period of 0",
+					    label);
+	}
+	free(text);
+	return ret;
+}
+
 /* The benchmark's name: the one run_name (or name) of all entries. */
 static const char *one_benchmark(const char *path, json_t *arr)
 {
@@ -289,6 +353,7 @@ static const char *one_benchmark(const char *path, json_t *arr)
 
 struct import_opts {
 	const char *symbols, *bench, *ops_file, *event, *label, *out;
+	const char *probes;
 	unsigned long long ops, period;
 };
 
@@ -298,8 +363,8 @@ static const struct nsb_usage import_usage = {
 		    "--bench=FILE --out=FILE",
 	.about = "One boot's perf profile of a benchmark's timed region as a "
 		 "profile JSON\n(the input of 'nsbench profile' and of report's "
-		 "--profile-base/-patched).\n--period and one of --ops, "
-		 "--ops-file are required too.\n",
+		 "--profile-base/-patched).\nOne of --period, --probes and "
+		 "one of --ops, --ops-file are required too.\n",
 	.epilog = "The same symbol of the same dso is summed; addresses perf "
 		  "could not\nresolve (0x...) pool per dso as \""
 		  NSB_PROF_UNRESOLVED "\".  Exit: 0, or 2 on bad input\n"
@@ -371,6 +436,10 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 		OPT_CALLBACK("period", &o->period, "P",
 			     "perf record -c P: events per sample (under icount:\n"
 			     "guest instructions, for cpu-clock)", set_count),
+		OPT_STRING("probes", &o->probes, "FILE",
+			   "instead of --period: the boot's probes.txt; its line\n"
+			   "profile.LABEL period=P spin_insn=N spin_ns=T gives\n"
+			   "P x N / T (what sampling leaves of a period)"),
 		OPT_STRING("event", &o->event, "NAME",
 			   "the sampled event (default cpu-clock)"),
 		OPT_STRING("label", &o->label, "L",
@@ -389,11 +458,11 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 			"'%s'\n", argv[1]);
 		return 2;
 	}
-	if (!o->symbols || !o->bench || !o->out || !o->period ||
+	if (!o->symbols || !o->bench || !o->out || !o->period == !o->probes ||
 	    !o->ops == !o->ops_file || (o->event && !*o->event)) {
 		fprintf(stderr, "nsbench profile-import: need --symbols, "
-			"--bench, --period, --out and one of --ops, "
-			"--ops-file\n");
+			"--bench, --out, one of --period, --probes and one of "
+			"--ops, --ops-file\n");
 		nsb_usage_hint(&import_usage);
 		return 2;
 	}
@@ -448,6 +517,9 @@ static int import(struct import_opts *o)
 
 	if (o->ops_file && read_ops(o->ops_file, &o->ops))
 		goto out;
+	label = o->label ? strdup(o->label) : default_label(o->bench);
+	if (!label || (o->probes && probe_period(o->probes, label, &o->period)))
+		goto out;
 	bench = nsb_json_load(o->bench);
 	if (!bench || !(name = one_benchmark(o->bench,
 				json_object_get(bench, "benchmarks"))))
@@ -457,9 +529,8 @@ static int import(struct import_opts *o)
 		nsb_bad_at(o->bench, 0, "context: expected an object");
 		goto out;
 	}
-	label = o->label ? strdup(o->label) : default_label(o->bench);
 	text = nsb_read_input(o->symbols, NSB_INPUT_MAX, &len);
-	if (!label || !text || parse_tsv(&t, text, len))
+	if (!text || parse_tsv(&t, text, len))
 		goto out;
 	merge_tsv(&t);
 	prof = profile_json(o, label, name, ctx, &t);

@@ -127,6 +127,30 @@ bad ops-arg "--ops: expected a count > 0" --ops=-3 --ops-file=
 [ $? = 2 ] && [ ! -e "$tmp/x.json" ]
 ok $? "profile-import: neither --ops nor --ops-file: exit 2"
 
+# --probes: the period a sample stands for, from the boot's probe line
+# (what sampling leaves of a period: P x N / T, rounded)
+probes() {	# probes OUT LINE: import with a probes.txt holding LINE
+	printf 'uptime 9.10\n%s\n' "$2" >"$tmp/probes.txt"
+	"$nsb" profile-import --symbols="$fix/stat.symbols.tsv" \
+		--bench="$fix/stat.bench.json" --ops-file="$fix/stat.ops" \
+		--label=stat --probes="$tmp/probes.txt" --out="$1"
+}
+probes "$tmp/p.json" "profile.stat period=10007 spin_insn=20000002 spin_ns=22000000 seconds=2.00" &&
+	[ "$(jq .period "$tmp/p.json")" = 9097 ]
+ok $? "profile-import --probes: 10007 x 20000002 / 22000000 = 9097 per sample"
+probes "$tmp/p2.json" "profile.stat-other period=10007 spin_insn=1 spin_ns=1" 2>"$tmp/p2.err"
+[ $? = 2 ] && grep -q 'no line "profile.stat ' "$tmp/p2.err" && [ ! -e "$tmp/p2.json" ]
+ok $? "profile-import --probes: no line for the label (another label's does not count)"
+probes "$tmp/p3.json" "profile.stat period=10007 spin_insn=5 spin_ns=4" 2>/dev/null
+[ $? = 2 ] && [ ! -e "$tmp/p3.json" ]
+ok $? "profile-import --probes: a spin faster than its instructions is refused"
+probes "$tmp/p4.json" "profile.stat period=10007 spin=failed" 2>/dev/null
+[ $? = 2 ] && [ ! -e "$tmp/p4.json" ]
+ok $? "profile-import --probes: a failed spin is refused"
+imp "$tmp/p5.json" --probes="$tmp/probes.txt" 2>/dev/null
+[ $? = 2 ] && [ ! -e "$tmp/p5.json" ]
+ok $? "profile-import: --period and --probes together: exit 2"
+
 # 200k lines, 50k distinct symbols: sort and merge, not a scan per line
 awk 'BEGIN { for (i = 0; i < 200000; i++)
 	printf "%10d \t[kernel.kallsyms]\t[k] fn_%d\n", 1 + i % 7, i % 50000 }' \
