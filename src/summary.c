@@ -297,22 +297,68 @@ static void print_family(const struct nsb_side *side, const struct layout *l,
 	}
 }
 
+/* A name in a TSV field: \\, \t, \n and \r escaped, as jq's @tsv does. */
+static void put_tsv_field(const char *s)
+{
+	for (; *s; s++) {
+		const char *esc = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" :
+				  *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : NULL;
+
+		if (esc)
+			fputs(esc, stdout);
+		else
+			putchar(*s);
+	}
+}
+
+/*
+ * --format=tsv: a line per benchmark, "NAME<TAB>RESULT<TAB>MEDIAN<TAB>
+ * UNIT": pass with the median of its samples; skip (every entry skipped)
+ * or fail, with "-".  UNIT: insn under icount, else ns.  For CI glue
+ * (contrib/lava) that wants the numbers without doing statistics.
+ */
+static void print_tsv(const struct nsb_side *side)
+{
+	const char *unit = side->icount ? "insn" : "ns";
+	struct nsb_summary sum;
+
+	for (size_t i = 0; i < side->n; i++) {
+		const struct nsb_series *s = &side->s[i];
+
+		put_tsv_field(s->name);
+		if (s->n) {
+			nsb_summarize(s->v, s->n, &sum);
+			printf("\tpass\t%.10g\t%s\n", sum.median, unit);
+		} else {
+			printf("\t%s\t-\t%s\n", s->skipped && !s->errors ?
+			       "skip" : "fail", unit);
+		}
+	}
+}
+
 static const struct nsb_usage summary_usage = {
 	.who = "nsbench summary",
-	.synopsis = "nsbench summary [--metric=real_time|cpu_time] FILE...",
+	.synopsis = "nsbench summary [--metric=real_time|cpu_time] "
+		    "[--format=text|tsv] FILE...",
 	.about = "One run's results (nsbench/Google Benchmark or hyperfine "
 		 "JSON),\none table per benchmark family: median per benchmark "
 		 "(and CV\nwhere repeated), the name's last argument as "
 		 "columns.\n",
 };
 
+static const char *const formats[] = { "text", "tsv", NULL };
+
 int cmd_summary(int argc, char **argv)
 {
 	struct layout l = { 0 };
 	const char *metric = "real_time";
+	int format = 0;
 	const struct nsb_option opts[] = {
 		OPT_STRING("metric", &metric, "FIELD",
 			   "real_time (default) or cpu_time"),
+		OPT_CHOICE("format", &format, formats, NULL,
+			   "text (default): the tables; tsv: a line per\n"
+			   "benchmark, name, pass/skip/fail, median, unit"),
 		OPT_END(),
 	};
 	struct nsb_side side;
@@ -331,6 +377,11 @@ int cmd_summary(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (nsb_side_load(&side, argv[i]))
 			ret = 2;
+	if (!ret && format == 1) {
+		print_tsv(&side);
+		nsb_side_free(&side);
+		return 0;
+	}
 	if (!ret && layout(&side, &l)) {
 		fprintf(stderr, "nsbench summary: out of memory\n");
 		ret = 2;

@@ -127,7 +127,7 @@ report() {
 	log=$1
 	shift
 	: >"$log"
-	LAVA_LOG=$log PATH="$tmp/lavabin:$PATH" "$lava" "$@" >"$tmp/out" 2>&1
+	LAVA_LOG=$log PATH="$tmp/lavabin:$tmp/bin:$PATH" "$lava" "$@" >"$tmp/out" 2>&1
 }
 
 # --- the helper on fixtures ---------------------------------------------

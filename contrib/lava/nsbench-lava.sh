@@ -14,7 +14,7 @@
 #   --repetitions its --benchmark_repetitions (default 5)
 #   --baseline    a results file of an earlier run: `nsbench gate` then
 #                 turns a regression against it into a fail
-#   --nsbench     the nsbench CLI for the gate (default: on PATH)
+#   --nsbench     the nsbench CLI (default: on PATH)
 #   --out         where results.json and gate.ktap go (default .)
 #   --gate        verdicts of `nsbench gate --format=ktap` for --results
 #   --results     report these results files (one run; several files pool
@@ -30,7 +30,7 @@
 # then repeats gets -2, -3, ... (LAVA refuses a duplicate test case).
 # Every value is passed as an argument, never evaluated.  Without
 # lava-test-case on PATH (a developer's machine) the same lines are
-# printed.  Needs jq.
+# printed.  Needs nsbench (--nsbench).
 
 set -eu
 
@@ -66,38 +66,18 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-command -v jq >/dev/null || die "jq not found"
 
 # rows FILE...: "lava-name<TAB>result<TAB>measurement<TAB>units<TAB>name"
-# per benchmark, the measurement "-" when there is none (read would
-# merge two tabs into one separator).
+# per benchmark: `nsbench summary --format=tsv` does the statistics (the
+# median, pass/skip/fail); here the name only becomes LAVA-safe
+# ([A-Za-z0-9._-]) and unique (a clash after that gets -2, -3, ...).
 rows() {
-	jq -rs '
-	def ns: .real_time * ({"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
-				[.time_unit // "ns"] // 1);
-	def median: sort | length as $n |
-		if $n % 2 == 1 then .[($n - 1) / 2]
-		else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
-	[.[] | (.context.nsbench_mode // "native") as $mode |
-	 .benchmarks[] | select((.run_type // "iteration") == "iteration") |
-	 . + {mode: $mode}]
-	| group_by(.name) | map(
-		(map(select(.error_occurred | not))) as $ok |
-		{name: .[0].name,
-		 units: (if .[0].mode == "icount" then "insn" else "ns" end)} +
-		if ($ok | length) > 0 then
-			{result: "pass", value: ($ok | map(ns) | median)}
-		elif all(.error_message // "" | startswith("skipped: ")) then
-			{result: "skip"}
-		else {result: "fail"} end)
-	| reduce .[] as $r ({seen: {}, out: []};
-		($r.name | gsub("[^A-Za-z0-9._-]"; "_")) as $s |
-		(.seen[$s] // 0) as $k |
-		.seen[$s] = $k + 1 |
-		.out += [$r + {lava: (if $k == 0 then $s
-				      else "\($s)-\($k + 1)" end)}])
-	| .out[] | [.lava, .result, (.value // "-"), .units, .name] | @tsv
-	' "$@"
+	"$nsbench" summary --format=tsv "$@" | awk -F '\t' -v OFS='\t' '{
+		s = $1
+		gsub(/[^A-Za-z0-9._-]/, "_", s)
+		k = seen[s]++
+		print (k ? s "-" (k + 1) : s), $2, $3, $4, $1
+	}'
 }
 
 # The gate's "not ok" lines: the benchmark names it failed, one a line.
