@@ -388,6 +388,21 @@ long nsb_history_series(const struct nsb_history *h, const char *bench,
 
 /* --- records of a run ------------------------------------------------- */
 
+bool nsb_history_ci_levels(const struct nsb_hrec *const *pts, size_t n,
+			   double *lo, double *hi)
+{
+	*lo = 1 - NSB_ALPHA;
+	*hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		double l = pts[i]->ci_level;
+
+		l = l >= 1 - NSB_ALPHA - 1e-9 ? 1 - NSB_ALPHA : l;
+		*lo = l < *lo ? l : *lo;
+		*hi = l > *hi ? l : *hi;
+	}
+	return *lo >= *hi - 0.005;
+}
+
 char *nsb_history_run_id(const char *file)
 {
 	const char *base = strrchr(file, '/');

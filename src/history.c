@@ -415,17 +415,9 @@ static void print_cp(const struct bench_view *bv, const struct nsb_cp *cp)
  */
 static void ci_header(const struct bench_view *bv, char *buf, size_t len)
 {
-	double lo = 1 - NSB_ALPHA, hi = 0;
-	size_t i;
+	double lo, hi;
 
-	for (i = 0; i < bv->n; i++) {
-		double l = bv->pts[i]->ci_level;
-
-		l = l >= 1 - NSB_ALPHA - 1e-9 ? 1 - NSB_ALPHA : l;
-		lo = l < lo ? l : lo;
-		hi = l > hi ? l : hi;
-	}
-	if (lo >= hi - 0.005)
+	if (nsb_history_ci_levels(bv->pts, bv->n, &lo, &hi))
 		snprintf(buf, len, "%.0f%% CI, %% of it", 100 * lo);
 	else
 		snprintf(buf, len, "CI (%.0f-%.0f%%)", 100 * lo, 100 * hi);

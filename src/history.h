@@ -111,6 +111,14 @@ json_t *nsb_history_accept_record(const char *run, const char *note);
  */
 int nsb_history_append(const char *path, json_t *arr);
 
+/*
+ * The CI coverage of the points' intervals: an order-statistic CI of the
+ * median of 3 rounds covers 75 %, not 95 %.  *lo and *hi: the least and
+ * the most (each capped at 95 %); true when they are one level.
+ */
+bool nsb_history_ci_levels(const struct nsb_hrec *const *pts, size_t n,
+			   double *lo, double *hi);
+
 /* Run id of a results file: its name without directories and ".json". */
 char *nsb_history_run_id(const char *file);
 /* "YYYY-mm-ddTHH:MM:SSZ" of a context date, or of now if NULL/bad. */

@@ -141,17 +141,9 @@ static const char *templates_of(const struct nsb_trend_opts *o)
 static void level_label(char *buf, size_t len,
 			const struct nsb_hrec *const *pts, size_t n)
 {
-	double lo = 1 - NSB_ALPHA, hi = 0;
-	size_t i;
+	double lo, hi;
 
-	for (i = 0; i < n; i++) {
-		double l = pts[i]->ci_level;
-
-		l = l >= 1 - NSB_ALPHA - 1e-9 ? 1 - NSB_ALPHA : l;
-		lo = l < lo ? l : lo;
-		hi = l > hi ? l : hi;
-	}
-	if (lo >= hi - 0.005)
+	if (nsb_history_ci_levels(pts, n, &lo, &hi))
 		snprintf(buf, len, "%.0f%%", 100 * lo);
 	else
 		snprintf(buf, len, "%.0f-%.0f%%", 100 * lo, 100 * hi);
