@@ -6,12 +6,10 @@
  * path as a quoted string value: nothing from a results file becomes
  * gnuplot code.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/costs.h"
@@ -136,14 +134,8 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
 		goto out;
 	}
-	if (mkdir(out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, WHO ": %s: %s\n", out_dir, strerror(errno));
+	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "costplot"))
 		goto out;
-	}
-	if (nsb_gp_mktmp(tmp, sizeof(tmp), "costplot")) {
-		perror(WHO ": private directory");
-		goto out;
-	}
 	/* as few charts as COST_ROWS allows, their rows shared out evenly */
 	np = (n + COST_ROWS - 1) / COST_ROWS;
 	for (p = 0; p < np; p++)

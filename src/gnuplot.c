@@ -5,9 +5,11 @@
  * arguments of `gnuplot -c`, templates found beside the program.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +33,22 @@ int nsb_gp_mktmp(char *buf, size_t len, const char *what)
 	    len)
 		return -1;
 	return mkdtemp(buf) ? 0 : -1;
+}
+
+int nsb_gp_start(const char *who, const char *out_dir, char *buf,
+		 size_t len, const char *what)
+{
+	if (mkdir(out_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: %s\n", who, out_dir, strerror(errno));
+		return -1;
+	}
+	if (nsb_gp_mktmp(buf, len, what)) {
+		fprintf(stderr, "%s: private directory: %s\n", who,
+			strerror(errno));
+		*buf = 0;
+		return -1;
+	}
+	return 0;
 }
 
 void nsb_gp_rmtmp(const char *dir)

@@ -30,6 +30,13 @@ struct nsb_gp_args {
  * under $TMPDIR if that is an absolute path, else /tmp.  Returns 0 or -1.
  */
 int nsb_gp_mktmp(char *buf, size_t len, const char *what);
+/*
+ * What a plot needs before its first chart: out_dir (made if missing)
+ * and the private directory (nsb_gp_mktmp; *buf stays "" if it could not
+ * be made).  Returns 0, or -1 after "who: why" on stderr.
+ */
+int nsb_gp_start(const char *who, const char *out_dir, char *buf,
+		 size_t len, const char *what);
 /* Removes the files of a directory made by nsb_gp_mktmp, then it. */
 void nsb_gp_rmtmp(const char *dir);
 /*

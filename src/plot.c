@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/compare.h"
@@ -822,16 +821,8 @@ static int start(struct plot_opts *o)
 	o->templates = nsb_gp_templates(o->templates, WHO);
 	if (!o->templates)
 		return 2;
-	if (mkdir(o->out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, WHO ": %s: %s\n", o->out_dir, strerror(errno));
+	if (nsb_gp_start(WHO, o->out_dir, o->tmp, sizeof(o->tmp), "plot"))
 		return 2;
-	}
-	if (nsb_gp_mktmp(o->tmp, sizeof(o->tmp), "plot")) {
-		fprintf(stderr, WHO ": private directory: %s\n",
-			strerror(errno));
-		*o->tmp = 0;
-		return 2;
-	}
 	if (o->keep) {
 		o->log = nsb_gp_create(o->tmp, "gnuplot.sh", NULL);
 		if (!o->log)

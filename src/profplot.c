@@ -6,12 +6,10 @@
  * to gnuplot as a cleaned, quoted field of the data file (nsb_gp_field),
  * never as code.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/gnuplot.h"
@@ -113,14 +111,8 @@ int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 			"of nsbench profile --json)\n", json);
 		goto out;
 	}
-	if (mkdir(out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, WHO ": %s: %s\n", out_dir, strerror(errno));
+	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "profplot"))
 		goto out;
-	}
-	if (nsb_gp_mktmp(tmp, sizeof(tmp), "profplot")) {
-		perror(WHO ": private directory");
-		goto out;
-	}
 	json_array_foreach(arr, i, b)
 		if (plot_one(tmp, b, (int)i, out_dir, stem, templates))
 			goto out;
