@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "src/abtable.h"
 #include "src/costs.h"
 #include "src/profile.h"
 

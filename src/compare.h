@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compare.h — A/B comparison of two sides' samples, benchmark by benchmark,
- * shared by `nsbench compare`, `nsbench report` and `nsbench plot`.
+ * shared by `nsbench compare`, `nsbench report` and `nsbench plot`: the
+ * engine (compare.c), its command line (compare_cli.c) and its output
+ * (compare_out.c), each section below headed by its file.
  */
 #ifndef NSB_COMPARE_H
 #define NSB_COMPARE_H
@@ -99,6 +101,8 @@ struct nsb_comparison {
 	int argc;
 };
 
+/* --- compare.c ---------------------------------------------------------- */
+
 /*
  * The comparison engine, without a command line: nsb_comparison_init()
  * with options (NULL: the defaults), then nsb_compare_load() loads every
@@ -109,6 +113,19 @@ void nsb_comparison_init(struct nsb_comparison *c,
 			 const struct nsb_cmp_opts *o);
 int nsb_compare_load(struct nsb_comparison *c,
 		     const struct nsb_cmp_files *files);
+void nsb_comparison_free(struct nsb_comparison *c);
+
+/*
+ * The shift of b against a, paired by round where every sample of both
+ * carries one, with its verdict under o (NSB_SKIP if a side is empty).
+ * Returns 0, or -1 out of memory.
+ */
+int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
+	       const struct nsb_series *b, struct nsb_effect *e);
+/* Exit status for a CI gate: 1 if any row is slower, else 0. */
+int nsb_compare_status(const struct nsb_comparison *c);
+
+/* --- compare_cli.c ------------------------------------------------------ */
 
 /*
  * Command-line front end shared by compare/report/plot: parses the common
@@ -120,15 +137,8 @@ struct nsb_option;
 struct nsb_usage;
 int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 		     const struct nsb_option *extra, const struct nsb_usage *u);
-void nsb_comparison_free(struct nsb_comparison *c);
 
-/*
- * The shift of b against a, paired by round where every sample of both
- * carries one, with its verdict under o (NSB_SKIP if a side is empty).
- * Returns 0, or -1 out of memory.
- */
-int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
-	       const struct nsb_series *b, struct nsb_effect *e);
+/* --- compare_out.c ------------------------------------------------------ */
 
 /* Value in the row's unit ("1.234 us", "150012 insn"). */
 void nsb_fmt_value(char *buf, size_t len, double v, bool icount);
@@ -143,7 +153,5 @@ void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c);
 json_t *nsb_compare_json(const struct nsb_comparison *c);
-/* Exit status for a CI gate: 1 if any row is slower, else 0. */
-int nsb_compare_status(const struct nsb_comparison *c);
 
 #endif /* NSB_COMPARE_H */

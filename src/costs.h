@@ -89,10 +89,6 @@ json_t *nsb_costs_json(const struct nsb_costs *c);
 /* Count of rows per verdict; unreliable rows count as noisy. */
 void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 
-/* The headline figure from a costs JSON: OUT_DIR/STEM-costs.{svg,png}. */
-int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
-		   const char *templates);
-
 /* Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/... */
 void nsb_cost_label(char *buf, size_t len, const char *name);
 /* A per-op value in the run's unit: whole units from 1000 on. */
@@ -100,11 +96,10 @@ void nsb_fmt_insn(char *buf, size_t len, double v);
 /* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
 void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
 
-/*
- * A two-kernel comparison in the check-cost table's shape: per benchmark
- * family, base and patched per op, the shift with its CI, % of the op,
- * verdict, and the A/A residual where an A/A side was given.
- */
-void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown);
+/* --- costplot.c --------------------------------------------------------- */
+
+/* The headline figure from a costs JSON: OUT_DIR/STEM-costs.{svg,png}. */
+int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
+		   const char *templates);
 
 #endif /* NSB_COSTS_H */

@@ -65,6 +65,8 @@ struct nsb_history {
 	json_t *bench_first;	/* benchmark -> its first record in r[] */
 };
 
+/* --- histio.c: reading and appending the file -------------------------- */
+
 /*
  * Loads path; a missing file is an empty history.  Each corrupt,
  * truncated or incomplete line is reported on err as "path:LINE: why;
@@ -124,7 +126,7 @@ char *nsb_history_run_id(const char *file);
 /* "YYYY-mm-ddTHH:MM:SSZ" of a context date, or of now if NULL/bad. */
 void nsb_history_utc(const char *date, char *buf, size_t len);
 
-/* trend.c: the trend plot of one benchmark with change points marked. */
+/* --- trend.c: the trend plot of one benchmark, change points marked ---- */
 struct nsb_cp;
 struct nsb_trend_opts {
 	const char *out_dir, *templates, *stem;

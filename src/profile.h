@@ -155,10 +155,6 @@ void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
 			  const struct nsb_comparison *c, size_t i,
 			  bool markdown);
 
-/* nsb_ab_table (costs.h) with the "where it goes" blocks of p, if any. */
-void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
-			bool markdown, const struct nsb_prof_sides *p);
-
 /*
  * nsbench plot --profile=FILE (profplot.c): per benchmark of `nsbench
  * profile --json`, OUT_DIR/STEM-profile-<name>.{svg,png}.  0, or 2.

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/abtable.h"
 #include "src/compare.h"
 #include "src/costs.h"
 #include "src/nsbench.h"
