@@ -15,12 +15,10 @@ set -u
 # Parsed whole before it runs: editing this file cannot break a run.
 {
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 od=$top/scripts/kernel/objdiff.sh
 NSB_CACHE=${NSB_CACHE:-/var/cache/nsbench}
-. "$top/tests/lib-tap.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 need objdump binutils
 need python3 python3

@@ -12,11 +12,8 @@
 # --from printing the table and failing on it.  No guest.
 
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/lib-tap.sh"
-nsb=${NSB_BUILD:-$top/build}/nsbench
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
 need jq jq
 need python3 python3
 
@@ -84,12 +81,12 @@ pred() {
 		>"$tmp/$f"
 }
 
-# run WANT DESC ARGS...: nsbench compare ARGS, stdout in out, stderr in err
-run() {
+# compare_run WANT DESC ARGS...: nsbench compare ARGS A -- B; out, err in $tmp
+compare_run() {
 	local want=$1 desc=$2 rc
 
 	shift 2
-	"$nsb" compare "$@" "$tmp"/A/*.json -- "$tmp"/B/*.json \
+	"$NSB" compare "$@" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" = "$want" ]
@@ -115,14 +112,14 @@ verdict() {
 # --- icount: ratios, tolerances, A/A ----------------------------------
 
 pred exact.p "exact 459 yes 9*lookup"
-run 0 "an exact shift: exit 0" --expect="$tmp/exact.p" --filter='^exact$' \
+compare_run 0 "an exact shift: exit 0" --expect="$tmp/exact.p" --filter='^exact$' \
 	"${aa[@]}"
 after exact | grep -Eq '^ +459 +459\.0 \[ 459\.0,  459\.0\]   1\.000   \+0\.0  ok \(tol 5%\)$'
 ok $? "exact: measured 459.0 [459.0, 459.0], ratio 1.000, A/A +0.0, ok (tol 5%)"
 grep -q '^1 of 1 predictions measured: 1 within tolerance, 0 off' "$tmp/out"
 ok $? "the summary counts it"
 
-run 0 "JSON" --format=json --expect="$tmp/exact.p" --filter='^exact$' \
+compare_run 0 "JSON" --format=json --expect="$tmp/exact.p" --filter='^exact$' \
 	"${aa[@]}"
 jq -e '.expect.rows[0] | .name == "exact" and .ratio == 1 and
 	.tolerance_pct == 5 and .within and .aa_residual == 0 and .aa_ok and
@@ -135,35 +132,35 @@ jq -e '.rows[0].expect.verdict == "ok (tol 5%)" and .expect.icount and
 ok $? "JSON: the compare row carries its expectation; summary and pass"
 
 pred off7.p "off7 1000 yes sget"
-run 1 "7 % off with predicted >= 200: exit 1" --expect="$tmp/off7.p" \
+compare_run 1 "7 % off with predicted >= 200: exit 1" --expect="$tmp/off7.p" \
 	--filter='^off7$' "${aa[@]}"
 verdict off7 | grep -Eq ' 1\.070 .* OFF \(tol 5%\) FAIL$'
 ok $? "off7: ratio 1.070, OFF (tol 5%) FAIL"
 
 pred small.p "small 100 yes open"
-run 0 "7 % off with predicted < 200: within 10 %, exit 0" \
+compare_run 0 "7 % off with predicted < 200: within 10 %, exit 0" \
 	--expect="$tmp/small.p" --filter='^small$' "${aa[@]}"
 verdict small | grep -Eq ' 1\.070 .* ok \(tol 10%\)$'
 ok $? "small: ratio 1.070, ok (tol 10%)"
 pred small95.p "small 95 yes open"
-run 1 "12.6 % off with predicted < 200: exit 1" --expect="$tmp/small95.p" \
+compare_run 1 "12.6 % off with predicted < 200: exit 1" --expect="$tmp/small95.p" \
 	--filter='^small$' "${aa[@]}"
 verdict small | grep -Eq ' 1\.126 .* OFF \(tol 10%\) FAIL$'
 ok $? "small against 95: OFF (tol 10%) FAIL"
 
 pred aa2.p "aa2 500 yes sget"
-run 1 "an A/A residual of 2: exit 1" --expect="$tmp/aa2.p" \
+compare_run 1 "an A/A residual of 2: exit 1" --expect="$tmp/aa2.p" \
 	--filter='^aa2$' "${aa[@]}"
 verdict aa2 | grep -Eq ' 1\.000 \+2\.0 ok \(tol 5%\) A/A>1ns FAIL$'
 ok $? "aa2: ratio 1.000 but A/A +2.0: ok (tol 5%) A/A>1ns FAIL"
-run 0 "without --aa the A/A is not checked" --expect="$tmp/aa2.p" \
+compare_run 0 "without --aa the A/A is not checked" --expect="$tmp/aa2.p" \
 	--filter='^aa2$'
 after aa2 | grep -Eq ' 1\.000 +-  ok \(tol 5%\)$' &&
 	grep -q 'A/A not checked: no --aa' "$tmp/out"
 ok $? "no --aa: no A/A column, said in the notes"
 
 pred notgated.p "notgated 300 no 'exec+open'" "off7 1000 no sget"
-run 0 "rows that are not gated never fail" --expect="$tmp/notgated.p" \
+compare_run 0 "rows that are not gated never fail" --expect="$tmp/notgated.p" \
 	--filter='^(notgated|off7)$' "${aa[@]}"
 verdict notgated | grep -Eq ' 1\.333 .* OFF \(tol 5%\) \[not gated\]$'
 ok $? "notgated: OFF (tol 5%) [not gated]"
@@ -171,7 +168,7 @@ ok $? "notgated: OFF (tol 5%) [not gated]"
 # --- no result, not in the results, nothing measured ------------------
 
 pred failed.p "exact 459 yes a" "failed 100 yes b" "elsewhere 100 yes c"
-run 1 "a predicted benchmark that failed: exit 1" \
+compare_run 1 "a predicted benchmark that failed: exit 1" \
 	--expect="$tmp/failed.p" --filter='^(exact|failed)$' "${aa[@]}"
 after failed | grep -Eq '^ +100 +- +- +-  FAIL \(no result\)$'
 ok $? "failed: FAIL (no result)"
@@ -180,7 +177,7 @@ ok $? "text output fits 72 columns"
 ! grep -q elsewhere "$tmp/out" &&
 	grep -q '^1 prediction not in these results' "$tmp/out"
 ok $? "a prediction in neither side is counted, not listed"
-run 1 "JSON: the same" --format=json --expect="$tmp/failed.p" \
+compare_run 1 "JSON: the same" --format=json --expect="$tmp/failed.p" \
 	--filter='^(exact|failed)$' "${aa[@]}"
 jq -e '[.expect.rows[] | .status] == ["measured", "missing", "absent"] and
 	(.expect.rows[1] | .fail and .verdict == "FAIL (no result)") and
@@ -188,7 +185,7 @@ jq -e '[.expect.rows[] | .status] == ["measured", "missing", "absent"] and
 	.expect.summary.missing == 1 and (.expect.pass | not)' \
 	"$tmp/out" >/dev/null
 ok $? "JSON: status measured / missing / absent, fail, pass false"
-run 1 "Markdown: the same" --format=markdown --expect="$tmp/failed.p" \
+compare_run 1 "Markdown: the same" --format=markdown --expect="$tmp/failed.p" \
 	--filter='^(exact|failed)$' "${aa[@]}"
 sed -n '/^Expected shifts/,$p' "$tmp/out" | grep '^|' |
 	awk -F'|' 'NF != 9 { bad = 1 } END { exit bad || NR != 4 }'
@@ -197,38 +194,38 @@ ok $? "Markdown: header, rule and both rows have 7 cells"
 grep -q '^| `failed` | 100 | | | | | \*\*FAIL (no result)\*\* |$' "$tmp/out"
 ok $? "Markdown: the row without a result"
 pred failed-ng.p "exact 459 yes a" "failed 100 no b"
-run 0 "a benchmark without a result that is not gated: exit 0" \
+compare_run 0 "a benchmark without a result that is not gated: exit 0" \
 	--expect="$tmp/failed-ng.p" --filter='^(exact|failed)$' "${aa[@]}"
 verdict failed | grep -q 'no result \[not gated\]$'
 ok $? "failed, not gated: no result [not gated]"
 
 pred nothing.p "elsewhere 100 yes c"
-run 2 "no predicted benchmark measured: exit 2" --expect="$tmp/nothing.p" \
+compare_run 2 "no predicted benchmark measured: exit 2" --expect="$tmp/nothing.p" \
 	"${aa[@]}"
 grep -q "nothing.p: no predicted benchmark was measured" "$tmp/err"
 ok $? "said why, naming the file"
 
 pred partial.p "exact 459 yes a"
-run 1 "a slower row without a prediction still fails the gate" --threshold=0.1 \
+compare_run 1 "a slower row without a prediction still fails the gate" --threshold=0.1 \
 	--expect="$tmp/partial.p" --filter='^(exact|small)$' "${aa[@]}"
 
 # --- a name that is data ----------------------------------------------
 
 pred evil.p "$evil 1001 yes sget"
-(cd "$tmp" && "$nsb" compare --expect="$tmp/evil.p" \
+(cd "$tmp" && "$NSB" compare --expect="$tmp/evil.p" \
 	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 	>"$tmp/out" 2>"$tmp/err")
 ok $? "a name with shell and JSON metacharacters matches its row"
 grep -Fxq -- "$evil" "$tmp/out" && verdict "$evil" | grep -q 'ok (tol 5%)$'
 ok $? "text: the name verbatim, then its verdict"
-(cd "$tmp" && "$nsb" compare --format=json --expect="$tmp/evil.p" \
+(cd "$tmp" && "$NSB" compare --format=json --expect="$tmp/evil.p" \
 	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 	>"$tmp/out" 2>"$tmp/err")
 jq -e --arg n "$evil" '.expect.rows[0].name == $n and
 	.expect.rows[0].verdict == "ok (tol 5%)" and .rows[0].name == $n' \
 	"$tmp/out" >/dev/null
 ok $? "JSON: the name round-trips"
-(cd "$tmp" && "$nsb" compare --format=markdown --expect="$tmp/evil.p" \
+(cd "$tmp" && "$NSB" compare --format=markdown --expect="$tmp/evil.p" \
 	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 	>"$tmp/out" 2>"$tmp/err")
 # shellcheck disable=SC2016
@@ -243,7 +240,7 @@ ok $? "nothing in the name was run"
 mk "$tmp/wA" A wall big:500000:0 none:500000:0
 mk "$tmp/wB" B wall big:500000:5000 none:500000:0
 printf '%s\n' "big 4153 yes exec" "none 459 yes lookup" >"$tmp/wall.p"
-"$nsb" compare --expect="$tmp/wall.p" "$tmp"/wA/*.json -- "$tmp"/wB/*.json \
+"$NSB" compare --expect="$tmp/wall.p" "$tmp"/wA/*.json -- "$tmp"/wB/*.json \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" = 0 ] && grep -q 'pred insn *measured ns \[95% CI\] *MDE ns' "$tmp/out"
@@ -251,14 +248,14 @@ ok $? "wall clock: MDE table; predicted rows do not gate (exit $rc)"
 after big | grep -Eq '^ +4153 +4990\.0 \[.*\] +[0-9.]+  detected$' &&
 	after none | grep -Eq '^ +459 .*  not detected$'
 ok $? "wall clock: detected / not detected, no ratio"
-"$nsb" compare --format=json --expect="$tmp/wall.p" "$tmp"/wA/*.json -- \
+"$NSB" compare --format=json --expect="$tmp/wall.p" "$tmp"/wA/*.json -- \
 	"$tmp"/wB/*.json >"$tmp/out" 2>"$tmp/err"
 jq -e '(.expect.icount | not) and (.expect.rows[0] | .detected and
 	.mde > 0 and .ratio == null and (.fail | not)) and
 	(.expect.rows[1].detected | not) and .expect.pass' \
 	"$tmp/out" >/dev/null
 ok $? "wall clock JSON: mde, detected, no ratio, pass"
-"$nsb" compare --expect="$tmp/wall.p" --filter='^none$' "$tmp"/wA/*.json -- \
+"$NSB" compare --expect="$tmp/wall.p" --filter='^none$' "$tmp"/wA/*.json -- \
 	"$tmp"/wB/*.json >/dev/null 2>&1
 ok $? "wall clock: a predicted row that is not detected does not gate"
 
@@ -270,7 +267,7 @@ bad() {
 
 	shift 3
 	printf '%s\n' "$@" >"$tmp/bad.p"
-	"$nsb" compare --expect="$tmp/bad.p" "${aa[@]}" "$tmp"/A/*.json -- \
+	"$NSB" compare --expect="$tmp/bad.p" "${aa[@]}" "$tmp"/A/*.json -- \
 		"$tmp"/B/*.json >"$tmp/out" 2>"$tmp/err"
 	local rc=$? good=1
 
@@ -293,16 +290,16 @@ bad "a fifth column" 1 "'x' after SUM" "exact 459 yes a x"
 bad "bad gate" 1 "GATE 'maybe' is neither yes nor no" "exact 459 maybe a"
 bad "carriage return" 1 "control character 0x0d" $'exact 459 yes a\r'
 printf '# only comments\n\n' >"$tmp/bad.p"
-"$nsb" compare --expect="$tmp/bad.p" "$tmp"/A/*.json -- "$tmp"/B/*.json \
+"$NSB" compare --expect="$tmp/bad.p" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 	>/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'bad.p: no predictions' "$tmp/err"
 ok $? "a file without predictions: exit 2"
-"$nsb" compare --expect="$tmp/none.p" "$tmp"/A/*.json -- "$tmp"/B/*.json \
+"$NSB" compare --expect="$tmp/none.p" "$tmp"/A/*.json -- "$tmp"/B/*.json \
 	>/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'none.p' "$tmp/err"
 ok $? "a missing file: exit 2, named"
 printf 'exact 459 yes a # a comment\n' >"$tmp/comment.p"
-"$nsb" compare --expect="$tmp/comment.p" --filter='^exact$' "${aa[@]}" \
+"$NSB" compare --expect="$tmp/comment.p" --filter='^exact$' "${aa[@]}" \
 	"$tmp"/A/*.json -- "$tmp"/B/*.json >/dev/null 2>&1
 ok $? "a '#' comment after SUM is allowed"
 
@@ -349,7 +346,7 @@ ok $? "validate.sh --from: without the A/A run's results it fails (exit $rc)"
 
 # --- the real predictions file parses ---------------------------------
 
-"$nsb" compare --format=json \
+"$NSB" compare --format=json \
 	--expect="$top/kernel-patches/calibration/predictions" \
 	"$tmp"/A/*.json -- "$tmp"/B/*.json >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'no predicted benchmark was measured' "$tmp/err"
