@@ -292,38 +292,56 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 	fputc('\n', f);
 }
 
-/* --- JSON ------------------------------------------------------------- */
-
-static json_t *num(double v)
+void nsb_md_code(char *buf, size_t len, const char *s)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	const char *fence = strchr(s, '`') ? "`` " : "`";
+	size_t used = (size_t)snprintf(buf, len, "%s", fence);
+
+	for (; *s && used + 8 < len; s++) {
+		if (*s == '|')
+			buf[used++] = '\\';
+		buf[used++] = (unsigned char)*s < 0x20 ? '?' : *s;
+	}
+	snprintf(buf + used, len - used, "%s", *fence == '`' &&
+		 fence[1] ? " ``" : "`");
 }
+
+/* --- JSON ------------------------------------------------------------- */
 
 static json_t *summary_json(const struct nsb_summary *s)
 {
 	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			 "n", (json_int_t)s->n, "median", num(s->median),
-			 "mean", num(s->mean), "sd", num(s->sd),
-			 "cv", num(s->cv), "min", num(s->min),
-			 "max", num(s->max), "ci_lo", num(s->ci_lo),
-			 "ci_hi", num(s->ci_hi), "ci_level", num(s->ci_level));
+			 "n", (json_int_t)s->n,
+			 "median", nsb_json_num(s->median),
+			 "mean", nsb_json_num(s->mean),
+			 "sd", nsb_json_num(s->sd),
+			 "cv", nsb_json_num(s->cv),
+			 "min", nsb_json_num(s->min),
+			 "max", nsb_json_num(s->max),
+			 "ci_lo", nsb_json_num(s->ci_lo),
+			 "ci_hi", nsb_json_num(s->ci_hi),
+			 "ci_level", nsb_json_num(s->ci_level));
 }
 
 static json_t *interval_json(const struct nsb_interval *i)
 {
-	return json_pack("{s:o,s:o,s:o,s:o}", "est", num(i->est),
-			 "lo", num(i->lo), "hi", num(i->hi),
-			 "level", num(i->level));
+	return json_pack("{s:o,s:o,s:o,s:o}", "est", nsb_json_num(i->est),
+			 "lo", nsb_json_num(i->lo), "hi", nsb_json_num(i->hi),
+			 "level", nsb_json_num(i->level));
 }
 
 static json_t *effect_json(const struct nsb_effect *e)
 {
 	json_t *j = json_pack("{s:s,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:s}",
 		"verdict", nsb_verdict_name(e->verdict), "paired", e->paired,
-		"base_ref", num(e->base), "shift", interval_json(&e->shift),
-		"delta_pct", num(e->pct), "delta_lo_pct", num(e->lo_pct),
-		"delta_hi_pct", num(e->hi_pct), "p", num(e->p),
-		"mde_pct", num(e->mde_pct), "n_needed", (json_int_t)e->n_needed,
+		"base_ref", nsb_json_num(e->base),
+		"shift", interval_json(&e->shift),
+		"delta_pct", nsb_json_num(e->pct),
+		"delta_lo_pct", nsb_json_num(e->lo_pct),
+		"delta_hi_pct", nsb_json_num(e->hi_pct),
+		"p", nsb_json_num(e->p),
+		"mde_pct", nsb_json_num(e->mde_pct),
+		"n_needed", (json_int_t)e->n_needed,
 		"note", e->note);
 
 	if (!j)
@@ -334,16 +352,17 @@ static json_t *effect_json(const struct nsb_effect *e)
 							      e->rounds));
 		json_object_set_new(j, "signed_rank", json_pack(
 			"{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)e->wsr.n,
-			"t_plus", num(e->wsr.t_plus), "t", num(e->wsr.t),
-			"p", num(e->wsr.p), "exact", e->wsr.exact));
+			"t_plus", nsb_json_num(e->wsr.t_plus),
+			"t", nsb_json_num(e->wsr.t),
+			"p", nsb_json_num(e->wsr.p), "exact", e->wsr.exact));
 		json_object_set_new(j, "median_diff",
 				    interval_json(&e->dmed));
 		json_object_set_new(j, "walsh", interval_json(&e->walsh));
 	} else {
 		json_object_set_new(j, "test", json_string("mann-whitney"));
 		json_object_set_new(j, "mann_whitney", json_pack(
-			"{s:o,s:o,s:b}", "u", num(e->mwu.u), "p",
-			num(e->mwu.p), "exact", e->mwu.exact));
+			"{s:o,s:o,s:b}", "u", nsb_json_num(e->mwu.u), "p",
+			nsb_json_num(e->mwu.p), "exact", e->mwu.exact));
 		json_object_set_new(j, "hodges_lehmann",
 				    interval_json(&e->hl));
 		json_object_set_new(j, "ratio", interval_json(&e->ratio));
@@ -373,7 +392,7 @@ static json_t *row_json(const struct nsb_row *r)
 	e = effect_json(&r->e);
 	json_object_update(j, e);
 	json_decref(e);
-	json_object_set_new(j, "p_holm", num(r->p_holm));
+	json_object_set_new(j, "p_holm", nsb_json_num(r->p_holm));
 	if (r->has_aa)
 		json_object_set_new(j, "aa", effect_json(&r->aa));
 	return j;

@@ -14,23 +14,6 @@
 
 #include "src/nsbench.h"
 
-/* First line of a file, newline stripped, or NULL. */
-static char *read_line(const char *path)
-{
-	char buf[256];
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-
-	if (!f)
-		return NULL;
-	if (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = 0;
-		line = strdup(buf);
-	}
-	fclose(f);
-	return line;
-}
-
 static char *cpu_model(void)
 {
 	char buf[512];
@@ -111,11 +94,11 @@ void nsb_context_collect(const struct nsb_run_info *info,
 			  "unknown");
 	add("patch_series", info->series ? info->series : "none");
 	add_owned(add, "cpu_model", cpu_model(), "unknown");
-	add_owned(add, "cpu_governor",
-		  read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+	add_owned(add, "cpu_governor", nsb_first_line(
+		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
 		  "unknown (no cpufreq)");
 	add_owned(add, "cpu_boost",
-		  read_line("/sys/devices/system/cpu/cpufreq/boost"),
+		  nsb_first_line("/sys/devices/system/cpu/cpufreq/boost"),
 		  "unknown");
 	if (info->round)
 		add("nsbench_round", info->round);

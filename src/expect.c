@@ -435,18 +435,17 @@ void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 	text_summary(f, x);
 }
 
-/* A name as a Markdown code span inside a table cell. */
+/* A name as a Markdown code span inside a table cell (nsb_md_code). */
 static void md_code(FILE *f, const char *s)
 {
-	bool ticks = strchr(s, '`');
+	size_t len = 2 * strlen(s) + 16;	/* every byte escaped, fences */
+	char *code = malloc(len);
 
-	fputs(ticks ? "`` " : "`", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputs(ticks ? " ``" : "`", f);
+	if (!code)
+		return;
+	nsb_md_code(code, len, s);
+	fputs(code, f);
+	free(code);
 }
 
 void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
@@ -494,11 +493,6 @@ void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
 
 /* --- JSON ------------------------------------------------------------- */
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *result_json(const struct nsb_expect *x,
 			   const struct nsb_expect_result *r)
 {
@@ -519,22 +513,24 @@ static json_t *result_json(const struct nsb_expect *x,
 		return j;
 	if (r->state == NSB_EXPECT_MEASURED) {
 		json_object_set_new(j, "measured", json_pack(
-			"{s:o,s:o,s:o,s:o}", "est", num(e->shift.est),
-			"lo", num(e->shift.lo), "hi", num(e->shift.hi),
-			"level", num(e->shift.level)));
+			"{s:o,s:o,s:o,s:o}", "est", nsb_json_num(e->shift.est),
+			"lo", nsb_json_num(e->shift.lo),
+			"hi", nsb_json_num(e->shift.hi),
+			"level", nsb_json_num(e->shift.level)));
 		json_object_set_new(j, "paired", json_boolean(e->paired));
 	}
 	if (r->state == NSB_EXPECT_MEASURED && x->icount) {
-		json_object_set_new(j, "ratio", num(r->ratio));
+		json_object_set_new(j, "ratio", nsb_json_num(r->ratio));
 		json_object_set_new(j, "tolerance_pct",
-				    num(100 * r->tol));
+				    nsb_json_num(100 * r->tol));
 		json_object_set_new(j, "within", json_boolean(r->within));
 		json_object_set_new(j, "aa_residual", r->row->has_aa ?
-				    num(r->row->aa.shift.est) : json_null());
+				    nsb_json_num(r->row->aa.shift.est) :
+				    json_null());
 		json_object_set_new(j, "aa_ok", x->aa ?
 				    json_boolean(r->aa_ok) : json_null());
 	} else if (r->state == NSB_EXPECT_MEASURED) {
-		json_object_set_new(j, "mde", num(r->mde));
+		json_object_set_new(j, "mde", nsb_json_num(r->mde));
 		json_object_set_new(j, "detected", json_boolean(r->detected));
 	}
 	json_object_set_new(j, "verdict", json_string(r->verdict));

@@ -9,6 +9,7 @@
  * temporary file's name.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -319,4 +320,25 @@ int nsb_json_write_atomic(const char *path, json_t *root)
 	ret = nsb_write_file_atomic(path, text, strlen(text));
 	free(text);
 	return ret;
+}
+
+json_t *nsb_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *nsb_first_line(const char *path)
+{
+	char buf[256];
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+
+	if (!f)
+		return NULL;
+	if (fgets(buf, sizeof(buf), f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		line = strdup(buf);
+	}
+	fclose(f);
+	return line;
 }

@@ -58,19 +58,6 @@ static json_t *kernel_meta(const char *dir)
 	return j;
 }
 
-/* The first line of a small file, without its newline; "" if none. */
-static void first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	*buf = 0;
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(f);
-}
-
 /* A number as jq writes it: 25, not 25.0. */
 static json_t *number(double v)
 {
@@ -83,26 +70,31 @@ static json_t *number(double v)
 static json_t *boot_row(const char *dir, long b, long r, long s,
 			const char *side)
 {
-	char path[PATH_MAX], src[256], wall[64], *end;
+	char path[PATH_MAX], *src, *wall, *end;
 	bool booted;
+	json_t *row;
 	double w;
 
 	snprintf(path, sizeof(path), "%s/r%02ld-%s.source", dir, r, side);
 	booted = !access(path, F_OK);
-	first_line(path, src, sizeof(src));
-	src[strcspn(src, " ")] = 0;
+	src = nsb_first_line(path);
+	if (src)
+		src[strcspn(src, " ")] = 0;
 	snprintf(path, sizeof(path), "%s/r%02ld-%s/wall_seconds", dir, r,
 		 side);
-	first_line(path, wall, sizeof(wall));
-	w = strtod(wall, &end);
-	if (end == wall || *end || !isfinite(w))
+	wall = nsb_first_line(path);
+	w = wall ? strtod(wall, &end) : 0;
+	if (!wall || end == wall || *end || !isfinite(w))
 		w = 0;
-	return json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:o}",
-			 "boot", (json_int_t)b, "round", (json_int_t)r,
-			 "seed", (json_int_t)s, "side", side,
-			 "status", booted ? "ok" : "fail",
-			 "source", *src ? src : "none", "wall_seconds",
-			 number(w));
+	row = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:o}",
+			"boot", (json_int_t)b, "round", (json_int_t)r,
+			"seed", (json_int_t)s, "side", side,
+			"status", booted ? "ok" : "fail",
+			"source", src && *src ? src : "none", "wall_seconds",
+			number(w));
+	free(src);
+	free(wall);
+	return row;
 }
 
 /* The rows of LIST ("BOOT ROUND SEED SIDE" a line), or NULL after why. */

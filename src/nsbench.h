@@ -44,6 +44,13 @@ int nsb_json_write_atomic(const char *path, json_t *root);
 int nsb_write_file_atomic(const char *path, const char *data, size_t len);
 /* The string at obj[key], or NULL (not a string / absent). */
 const char *nsb_json_str(json_t *obj, const char *key);
+/* A finite number, or null: JSON has no NaN or infinity. */
+json_t *nsb_json_num(double v);
+/*
+ * The first line of a small file (/sys, a marker), at most 255 bytes,
+ * newline stripped, malloc'd; NULL if it cannot be opened or has none.
+ */
+char *nsb_first_line(const char *path);
 
 /* context.c — provenance of a run (see results/README.md). */
 struct nsb_run_info {

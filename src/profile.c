@@ -750,21 +750,6 @@ static void where_line(FILE *f, bool md, const char *name,
 	fprintf(f, "      %-30s %s\n", label, sh);
 }
 
-/* A symbol in a Markdown table cell: code, '|' escaped, any '`' fenced. */
-static void md_code(char *buf, size_t len, const char *s)
-{
-	const char *fence = strchr(s, '`') ? "`` " : "`";
-	size_t used = (size_t)snprintf(buf, len, "%s", fence);
-
-	for (; *s && used + 8 < len; s++) {
-		if (*s == '|')
-			buf[used++] = '\\';
-		buf[used++] = (unsigned char)*s < 0x20 ? '?' : *s;
-	}
-	snprintf(buf + used, len - used, "%s", *fence == '`' &&
-		 fence[1] ? " ``" : "`");
-}
-
 static void where_tail(FILE *f, bool md, const struct nsb_prof_cmp *c,
 		       double measured)
 {
@@ -822,7 +807,7 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 	for (i = 0; i < n; i++) {
 		nsb_prof_sym_label(label, sizeof(label), top[i]);
 		if (md)
-			md_code(name, sizeof(name), label);
+			nsb_md_code(name, sizeof(name), label);
 		where_line(f, md, md ? name : label, &top[i]->shift);
 	}
 	if (n && !nsb_prof_rest(c, top, n, &rest)) {
