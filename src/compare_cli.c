@@ -60,33 +60,14 @@ static int add_aa(const struct nsb_option *opt, const char *arg)
 	return 0;
 }
 
-/* BASE... -- PATCHED...: the operands around the one "--". */
-static int split_sides(const char *who, int argc, char **argv,
-		       struct nsb_cmp_files *f)
-{
-	int sep;
-
-	for (sep = 1; sep < argc && strcmp(argv[sep], "--"); sep++)
-		;
-	if (sep >= argc || sep == 1 || sep + 1 >= argc) {
-		fprintf(stderr, "%s: need BASE... -- PATCHED...\n", who);
-		return -1;
-	}
-	f->base = argv + 1;
-	f->nbase = (size_t)(sep - 1);
-	f->patched = argv + sep + 1;
-	f->npatched = (size_t)(argc - sep - 1);
-	return 0;
-}
-
 int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 		     const struct nsb_option *extra, const struct nsb_usage *u)
 {
 	struct aa_list aa = { calloc((size_t)argc + 1, sizeof(*aa.file)), 0 };
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	struct nsb_usage help = *u;
-	struct nsb_cmp_files files = { 0 };
-	int metric = 0, ret = 2;
+	struct nsb_cmp_files files;
+	int metric = 0, ret = 2, sep;
 	const struct nsb_option opts[] = {
 		OPT_INCLUDE(extra),
 		OPT_DOUBLE("threshold", &c->o.threshold, "PCT",
@@ -127,13 +108,16 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 	if (ret)
 		goto out;
 	c->o.metric = metrics[metric];
-	files.aa = (char **)aa.file;
-	files.naa = aa.n;
-	if (split_sides(u->who, argc, args, &files)) {
-		nsb_usage_hint(u);
+	sep = nsb_split_sides(u, argc, args);
+	if (sep < 0) {
 		ret = NSB_PARSE_ERROR;
 		goto out;
 	}
+	files = (struct nsb_cmp_files){
+		.base = args + 1, .nbase = (size_t)(sep - 1),
+		.patched = args + sep + 1, .npatched = (size_t)(argc - sep - 1),
+		.aa = (char **)aa.file, .naa = aa.n,
+	};
 	ret = nsb_compare_load(c, &files) ? 2 : 0;
 out:
 	free(aa.file);

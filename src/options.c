@@ -188,6 +188,20 @@ int nsb_parse_options(int *argc, char **argv, const struct nsb_option *opts,
 	return NSB_PARSE_OK;
 }
 
+int nsb_split_sides(const struct nsb_usage *u, int argc, char **argv)
+{
+	int sep;
+
+	for (sep = 1; sep < argc && strcmp(argv[sep], "--"); sep++)
+		;
+	if (sep == 1 || sep + 1 >= argc) {
+		fprintf(stderr, "%s: need BASE... -- PATCHED...\n", u->who);
+		nsb_usage_hint(u);
+		return -1;
+	}
+	return sep;
+}
+
 /* --- help ------------------------------------------------------------- */
 
 /* "--name=ARGH", "--name[=ARGH]" or "--name"; its width. */

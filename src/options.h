@@ -98,6 +98,12 @@ struct nsb_usage {
  */
 int nsb_parse_options(int *argc, char **argv, const struct nsb_option *opts,
 		      const struct nsb_usage *u, unsigned flags);
+/*
+ * BASE... -- PATCHED...: operands (parsed with NSB_PARSE_KEEP_DASHDASH)
+ * split at their first "--".  Returns its index in argv, or -1 after
+ * "WHO: need BASE... -- PATCHED..." and the synopsis when a side is empty.
+ */
+int nsb_split_sides(const struct nsb_usage *u, int argc, char **argv);
 /* The synopsis and where the options are, on stderr: after an error. */
 void nsb_usage_hint(const struct nsb_usage *u);
 /* The help: synopsis, about, the options from the table, epilog. */

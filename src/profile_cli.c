@@ -120,15 +120,8 @@ static int profile_parse(int *argc, char **argv, struct profile_opts *o,
 
 	if (r)
 		return r;
-	for (*sep = 1; *sep < *argc && strcmp(argv[*sep], "--"); (*sep)++)
-		;
-	if (*sep >= *argc || *sep == 1 || *sep + 1 >= *argc) {
-		fprintf(stderr, "nsbench profile: need BASE... -- "
-			"PATCHED...\n");
-		nsb_usage_hint(&profile_usage);
-		return 2;
-	}
-	return 0;
+	*sep = nsb_split_sides(&profile_usage, *argc, argv);
+	return *sep < 0 ? 2 : 0;
 }
 
 int cmd_profile(int argc, char **argv)

@@ -153,6 +153,20 @@ static void test_operands(void)
 	is_str(ops, "-", "'-' alone is an operand (stdin)");
 }
 
+static void test_sides(void)
+{
+	char *ok_argv[] = { "test", "a", "b", "--", "c", NULL };
+	char *no_sep[] = { "test", "a", "b", NULL };
+	char *no_base[] = { "test", "--", "c", NULL };
+	char *no_patched[] = { "test", "a", "--", NULL };
+
+	is_int(nsb_split_sides(&usage, 5, ok_argv), 3,
+	       "BASE... -- PATCHED...: the index of --");
+	is_int(nsb_split_sides(&usage, 3, no_sep), -1, "no --");
+	is_int(nsb_split_sides(&usage, 3, no_base), -1, "no BASE");
+	is_int(nsb_split_sides(&usage, 3, no_patched), -1, "no PATCHED");
+}
+
 static void test_help(void)
 {
 	char *text = NULL;
@@ -184,6 +198,7 @@ int main(void)
 	test_types();
 	test_errors();
 	test_operands();
+	test_sides();
 	test_help();
 	return done_testing();
 }
