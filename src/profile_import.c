@@ -371,27 +371,30 @@ static const struct nsb_usage import_usage = {
 		  "(naming file and line; nothing is written).\n",
 };
 
-/* --period=P (and --ops=N): a count > 0. */
-static int set_count(const struct nsb_option *opt, const char *arg)
+/* The value of --NAME as a count > 0 into *v; 0, or -2 after why. */
+static int count_arg(const char *name, const char *arg, unsigned long long *v)
 {
-	unsigned long long *v = opt->value;
-
 	if (!parse_count(arg, NSB_PROF_MAX_SAMPLES, v) || !*v) {
 		fprintf(stderr, "nsbench profile-import: --%s: expected a "
-			"count > 0, got '%s'\n", opt->name, arg);
+			"count > 0, got '%s'\n", name, arg);
 		return -2;
 	}
 	return 0;
+}
+
+/* --period=P */
+static int set_count(const struct nsb_option *opt, const char *arg)
+{
+	return count_arg(opt->name, arg, opt->value);
 }
 
 /* --ops=N and --ops-file=FILE: the last one given counts. */
 static int set_ops(const struct nsb_option *opt, const char *arg)
 {
 	struct import_opts *o = opt->value;
-	struct nsb_option count = { .name = opt->name, .value = &o->ops };
 
 	o->ops_file = NULL;
-	return set_count(&count, arg);
+	return count_arg(opt->name, arg, &o->ops);
 }
 
 static int set_ops_file(const struct nsb_option *opt, const char *arg)
