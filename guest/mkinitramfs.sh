@@ -10,11 +10,12 @@
 # and the exec target nsb-true (workloads/progs, in the same build),
 # nsbench-bench with the libraries ldd resolves and the dynamic loader,
 # guest/plans as /plans, /init and the plan; with --perf also perf
-# (software events only here: no PMU), ~33 MB more; with --lsm the LSM scenarios' files under /lsm (see
-# guest/lsm/README.md: SELinux policy, Smack rules, a 2 MiB ext4
-# image made with mkfs.ext4 -d, nsb-lsm, setup.sh).  Reproducible: sorted entries,
-# mtimes 0, root-owned, cpio --reproducible, so both sides of an A/B boot
-# byte-identical images (sha256 printed on stderr).
+# (software events only here: no PMU), ~33 MB more; with --lsm the LSM
+# scenarios' files under /lsm (see guest/lsm/README.md: SELinux policy,
+# Smack rules, a 2 MiB ext4 image made with mkfs.ext4 -d, nsb-lsm,
+# setup.sh).  Reproducible: sorted entries, mtimes 0, root-owned, cpio
+# --reproducible, so both sides of an A/B boot byte-identical images
+# (sha256 printed on stderr).
 
 # Every error ends the run: in pipelines, and in $(...) too.
 set -eu -o pipefail
