@@ -108,29 +108,36 @@ deps-check:
 .PHONY: check check-here check-slow
 # The guest tests (t85, t88) boot the unsanitized nsbench-bench that
 # `make run` boots: it is built first and handed over by NSB_GUEST_BENCH.
-check: deps build-all
+# deps first, then a make that reads the build files anew: link flags
+# come from pkg-config, which knows the packages only once they are in.
+check: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)NSB_GUEST_BENCH=$(abspath $(O))/bench/nsbench-bench \
 		$(MAKE) --no-print-directory O=$(O)/check SANITIZE=1 check-here
 
 check-here: build-all $(TEST_PROGS)
 	$(Q)NSB_BUILD=$(O) tests/run $(TEST_PROGS) $(TEST_SCRIPTS)
 
-check-slow: deps build-all
+check-slow: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)NSB_BUILD=$(O) tests/run $(SLOW_TESTS)
 
 # --- main jobs ----------------------------------------------------------
 .PHONY: run bench bench-stages
-run: deps build-all
+run: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)scripts/run-main.sh
 
 # Where make run's time goes: every stage timed, every boot booted (no
 # boot result from the cache), the per-boot wall times and the kernel's
 # build time.  A benchmark of the pipeline, not a test.
-bench-stages: deps build-all
+bench-stages: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)NSB_BOOT_CACHE=0 scripts/run-main.sh | \
-		grep -E '^== nsbench|^   (boots|plot|Markdown):'
+		grep -E '^== nsbench|^   (boots|phases|plot|Markdown):'
 
-bench: deps build-all
+bench: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)$(O)/bench/nsbench-bench --tier=quick --label=models-quick \
 		--benchmark_filter=^models/
 

@@ -7,8 +7,12 @@ BENCH_SRCS := $(wildcard bench/*.c bench/models/*.c bench/sys/*.c)
 BENCH_LIB_OBJS := $(filter-out $(O)/bench/main.o,$(BENCH_SRCS:%.c=$(O)/%.o)) \
 		  $(O)/bench/gbench.o
 
+# The fallbacks are what pkg-config answers on Debian 12, so a build
+# whose packages were not there yet when make read this file links the
+# same program (and makes the same guest image) as every later build.
 BENCH_LIBS := $(shell $(PKG_CONFIG) --libs benchmark 2>/dev/null || echo -lbenchmark) \
-	      $(shell $(PKG_CONFIG) --libs liburcu 2>/dev/null || echo -lurcu) \
+	      $(shell $(PKG_CONFIG) --libs liburcu 2>/dev/null || \
+		echo -lurcu-common -lurcu) \
 	      -lcap -lpthread
 
 $(LIBNSBBENCH): $(BENCH_LIB_OBJS)

@@ -53,7 +53,8 @@ $(INITRAMFS): $(O)/bench/nsbench-bench $(O)/guest/nsb-guest $(O)/guest/nsb-lsm \
 		--out $@ --guest $(O)/guest/nsb-guest \
 		--bench $(O)/bench/nsbench-bench
 
-ab: deps build-all
+ab: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)scripts/ab.sh --base $(BASE) --series $(SERIES) --mode $(MODE) \
 		--rounds $(ROUNDS) --bench $(O)/bench/nsbench-bench \
 		$(if $(WORKLOADS),--workloads "$(WORKLOADS)",--plan "$(PLAN)") \
@@ -78,10 +79,12 @@ VALIDATE_CMD = scripts/validate.sh --mode $(VALIDATE_MODE) \
 	--bench $(O)/bench/nsbench-bench $(VALIDATE_ARGS)
 
 .PHONY: validate validate-quick objdiff
-validate: deps build-all
+validate: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)$(VALIDATE_CMD)
 
-validate-quick: deps build-all
+validate-quick: deps
+	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)$(VALIDATE_CMD) --quick
 
 objdiff:

@@ -3,7 +3,7 @@
 # Every src/*.c but main.c goes into libnsb.a: add a file, it is built.
 
 JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
-GSL_LIBS := $(shell $(PKG_CONFIG) --libs gsl 2>/dev/null || echo -lgsl -lgslcblas)
+GSL_LIBS := $(shell $(PKG_CONFIG) --libs gsl 2>/dev/null || echo -lgsl -lgslcblas -lm)
 NSB_LIBS := $(JANSSON_LIBS) $(GSL_LIBS) -lm
 
 LIBNSB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c))

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# t90-repro-build.sh — two clones of one commit build byte-identical guest
+# programs and guest images, even when the first of them was built on a
+# machine whose packages make had not seen yet.  On a fresh machine the
+# first `make run` used to read the build files before `make deps` had
+# installed liburcu: pkg-config failed, the fallback linked other
+# libraries, the guest image hash differed from every later build's and
+# the boot cache never served a second clone.  Here clone a builds with
+# pkg-config answering nothing (PKG_CONFIG=false: the packages unknown to
+# it), clone b as usual; every program that goes into the image, and the
+# image itself (the default plan, with the LSM files), must be the same
+# bytes.  Also: `make run` and `make check` read the build files only
+# after deps (a sub-make).
+
+. "$(dirname "$0")/lib-tap.sh"
+tap_plan 9
+
+need git git
+cd "$top" || exit 1
+# The committed tree: a clone has no uncommitted change in it.
+for c in a b; do
+	git clone -q --no-hardlinks "$top" "$tmp/$c" || exit 1
+done
+
+progs="bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true nsbench"
+build() {
+	# shellcheck disable=SC2046 # the program list is words
+	(cd "$tmp/$1" && shift && make -s -j2 O=build "$@" \
+		$(for p in $progs; do printf 'build/%s ' "$p"; done)) \
+		>"$tmp/build.log" 2>&1
+}
+build a PKG_CONFIG=false
+ok $? "clone a builds with pkg-config answering nothing"
+diag <"$tmp/build.log"
+build b
+ok $? "clone b builds as usual"
+diag <"$tmp/build.log"
+
+for p in bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true; do
+	cmp -s "$tmp/a/build/$p" "$tmp/b/build/$p"
+	ok $? "$p: byte-identical in both clones"
+done
+
+if [ -r /usr/src/linux-source-6.1.tar.xz ] && command -v busybox >/dev/null &&
+   command -v checkpolicy >/dev/null; then
+	for c in a b; do
+		(cd "$tmp/$c" && NSB_BUILD="$tmp/$c/build" guest/mkinitramfs.sh \
+			--plan guest/plans/checks.plan --out "$tmp/$c.cpio" \
+			--bench build/bench/nsbench-bench --lsm) 2>"$tmp/img.log" ||
+			diag <"$tmp/img.log"
+	done
+	[ -s "$tmp/a.cpio" ] && cmp -s "$tmp/a.cpio" "$tmp/b.cpio"
+	ok $? "the guest image (checks.plan, --lsm) is byte-identical"
+else
+	skip "no kernel source, busybox or checkpolicy: no guest image"
+fi
+
+# make reads the link flags after deps: run and check call a sub-make.
+rc=0
+for t in run check; do
+	sed -n "/^$t: deps\$/,/^\$/p" "$top/Makefile" |
+		grep -q 'MAKE) --no-print-directory build-all' || rc=1
+done
+ok $rc "make run and check: deps, then a make that reads the build files anew"
+tap_done
