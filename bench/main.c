@@ -31,6 +31,7 @@
 #include "bench/registry.h"
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
+#include "workloads/lsm.h"
 #include "src/nsbench.h"
 #include "src/options.h"
 #include "workloads/fixture.h"
@@ -609,6 +610,8 @@ int main(int argc, char **argv)
 			goto out;
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
+		/* a check's cost under each LSM is a family of its own */
+		gb_add_context("nsbench_lsm", nsb_lsm_name(nsb_lsm_active()));
 	}
 
 	if (o.perf_control && start_profile(o.perf_control))

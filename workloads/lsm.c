@@ -110,10 +110,10 @@ static int fd_class(int fd, const char *path, enum nsb_lsm l)
  * the class found by the first call of each operation.
  */
 static int lsm_known = -1;
-static int ext4_dirfd = -1, ext4_rwfd = -1, fuse_dirfd = -1;
-static char fuse_dir[512];
-static int first_class[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT + 2];
-static char first_done[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT + 2];
+static int ext4_dirfd = -1, ext4_rwfd = -1, fuse_dirfd[2] = { -1, -1 };
+static char fuse_dir[2][512];
+static int first_class[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT][2];
+static char first_done[NSB_LSM_KIND_COUNT * NSB_LSM_TARGET_COUNT][2];
 
 static enum nsb_lsm lsm(void)
 {
@@ -122,35 +122,41 @@ static enum nsb_lsm lsm(void)
 	return lsm_known;
 }
 
-static int target_fds(struct nsb_env *env, enum nsb_lsm_target t,
-		      int *dirfd, int *rwfd)
+/* The FUSE mount of state on (made on first use, in the state as is). */
+static int fuse_fds(struct nsb_env *env, int on, int *dirfd)
 {
 	pid_t server;
 	int r;
 
+	if (fuse_dirfd[on] < 0) {
+		snprintf(fuse_dir[on], sizeof(fuse_dir[on]), "%s/lsm-fuse%s",
+			 env->scratch, on ? "-on" : "");
+		if (mkdir(fuse_dir[on], 0755) && errno != EEXIST)
+			return -errno;
+		r = nsb_fuse_mount(fuse_dir[on], nsb_lsm_xattr(lsm()),
+				   nsb_lsm_label(lsm()), &server);
+		if (r)
+			return r;
+		fuse_dirfd[on] = open(fuse_dir[on], O_PATH | O_DIRECTORY |
+				      O_CLOEXEC);
+		if (fuse_dirfd[on] < 0)
+			return -errno;
+	}
+	*dirfd = fuse_dirfd[on];
+	return 0;
+}
+
+static int target_fds(struct nsb_env *env, enum nsb_lsm_target t, int on,
+		      int *dirfd, int *rwfd)
+{
 	if (t == NSB_LSM_TMPFS) {
 		*dirfd = env->dirfd;
 		*rwfd = env->rwfd;
 		return 0;
 	}
 	if (t == NSB_LSM_FUSE) {
-		if (fuse_dirfd < 0) {
-			snprintf(fuse_dir, sizeof(fuse_dir), "%s/lsm-fuse",
-				 env->scratch);
-			if (mkdir(fuse_dir, 0755) && errno != EEXIST)
-				return -errno;
-			r = nsb_fuse_mount(fuse_dir, nsb_lsm_xattr(lsm()),
-					   nsb_lsm_label(lsm()), &server);
-			if (r)
-				return r;
-			fuse_dirfd = open(fuse_dir, O_PATH | O_DIRECTORY |
-					  O_CLOEXEC);
-			if (fuse_dirfd < 0)
-				return -errno;
-		}
-		*dirfd = fuse_dirfd;
 		*rwfd = -1;
-		return 0;
+		return fuse_fds(env, on, dirfd);
 	}
 	if (ext4_dirfd < 0) {
 		ext4_dirfd = open(NSB_LSM_EXT4_DIR, O_PATH | O_DIRECTORY |
@@ -215,6 +221,31 @@ static int run_kind(enum nsb_lsm_kind k, int dirfd, int rwfd, int64_t n)
 }
 
 /*
+ * What the LSM made of the FUSE mount of state on: the label a fresh
+ * inode got on lookup (SELinux: the xattr's, or the mountpoint's on a
+ * userns mount, seed 007), and whether a file with the suite's label is
+ * refused (Smack's untrusted superblock, seed 008).
+ */
+static int fuse_class(int dirfd, int on)
+{
+	char path[600];
+	int class, fd;
+
+	snprintf(path, sizeof(path), "%s/file", fuse_dir[on]);
+	class = fd_class(-1, path, lsm());
+	if (class < 0)
+		return class;
+	fd = openat(dirfd, "fprobe", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	else if (errno == EACCES)
+		class |= NSB_LABEL_UNTRUSTED;
+	else
+		return -errno;
+	return class;
+}
+
+/*
  * The precondition each kind proves on its first call: getlabel and
  * setlabel classify the file's label afterwards (setlabel: did the label
  * written from this namespace take effect?); create classifies the new
@@ -224,49 +255,44 @@ int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n)
 {
 	enum nsb_lsm_kind k = arg & 0xff;
 	enum nsb_lsm_target t = (arg >> 8) & 0xff;
+	int on = !!(arg & NSB_LSM_STATE_ON);
 	int slot = k * NSB_LSM_TARGET_COUNT + t, dirfd = -1, rwfd = -1;
+	int *class = &first_class[slot][on];
 	int r, fd;
 
-	r = target_fds(env, t, &dirfd, &rwfd);
+	r = target_fds(env, t, on, &dirfd, &rwfd);
 	if (r)
 		return r;
-	if (!first_done[slot]) {
-		first_done[slot] = 1;
+	if (!first_done[slot][on]) {
+		first_done[slot][on] = 1;
 		r = run_kind(k, dirfd, rwfd, 1);
 		if (r)
-			return first_class[slot] = r;
+			return *class = r;
 		n--;
 		switch (k) {
 		case NSB_LSM_GETLABEL:
 		case NSB_LSM_SETLABEL:
-			first_class[slot] = fd_class(rwfd, NULL, lsm());
+			*class = fd_class(rwfd, NULL, lsm());
 			break;
 		case NSB_LSM_CREATE:
 			fd = openat(dirfd, "lsm-probe", O_CREAT | O_WRONLY |
 				    O_CLOEXEC, 0644);
 			if (fd < 0)
-				return first_class[slot] = -errno;
-			first_class[slot] = fd_class(fd, NULL, lsm());
+				return *class = -errno;
+			*class = fd_class(fd, NULL, lsm());
 			close(fd);
 			unlinkat(dirfd, "lsm-probe", 0);
 			break;
 		case NSB_LSM_STAT:
-			/* fuse: the label a fresh inode got (lookup). */
-			first_class[slot] = 0;
-			if (t == NSB_LSM_FUSE) {
-				char path[600];
-
-				snprintf(path, sizeof(path), "%s/file",
-					 fuse_dir);
-				first_class[slot] = fd_class(-1, path, lsm());
-			}
+		case NSB_LSM_OPEN:
+			*class = t == NSB_LSM_FUSE ? fuse_class(dirfd, on) : 0;
 			break;
 		default:
-			first_class[slot] = 0;
+			*class = 0;
 		}
 	}
 	r = run_kind(k, dirfd, rwfd, n);
-	return r ? r : first_class[slot];
+	return r ? r : *class;
 }
 
 static char mnt_dir[512];

@@ -30,8 +30,20 @@ const char *nsb_lsm_label(enum nsb_lsm l);
 /* Label classes an operation returns (positive, so -errno stays apart). */
 #define NSB_LABEL_XATTR		1	/* the suite's label, from the xattr */
 #define NSB_LABEL_OTHER		2	/* a default / mountpoint / task label */
+/*
+ * Or'ed into a FUSE row's class: a file carrying the suite's label is
+ * refused there (Smack's untrusted superblock, seed 008).
+ */
+#define NSB_LABEL_UNTRUSTED	4
 
-/* Operations: arg = kind | target << 8. */
+/*
+ * Operations: arg = kind | target << 8 [| NSB_LSM_STATE_ON].  The FUSE
+ * target keeps one mount per state of the in-boot A/B (the LSMs decide
+ * a superblock's labelling when it is mounted): arg with
+ * NSB_LSM_STATE_ON uses the mount made while the switch was on, without
+ * it the one made while it was off (or as found, outside an A/B).
+ */
+#define NSB_LSM_STATE_ON	(1 << 16)
 enum nsb_lsm_kind {
 	NSB_LSM_GETLABEL,	/* fgetxattr of the LSM's label */
 	NSB_LSM_SETLABEL,	/* fsetxattr of the suite's label */

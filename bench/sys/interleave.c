@@ -181,7 +181,8 @@ struct nsb_ilv_run {
 	struct gb_state *s;
 	struct nsb_worker *w;
 	nsb_op_fn op;
-	int64_t arg;
+	int64_t args[2];	/* the op's argument with the switch off, on */
+	bool per_state;		/* a fixture per state (nsb_ilv_states) */
 	int wants[2];		/* the op's result with the switch off, on */
 	int64_t k;		/* operations per chunk */
 	uint64_t rng;
@@ -229,34 +230,59 @@ static double central_mean(const double *v, size_t n, double median)
 	return k ? sum / (double)k : median;
 }
 
+/*
+ * The first, untimed operation of state on (0 off, 1 on): where the check
+ * decides (a device node on a userns mount opens with it off), the two
+ * states have their own result, which this learns; with a fixture per
+ * state it also makes that state's fixture and proves its claim.
+ */
+static int first_op(struct nsb_ilv_run *run, const struct nsb_ilv_states *st,
+		    int on, double *ns)
+{
+	bool clean;
+	int want;
+
+	if (set_switch(on)) {
+		gb_error(run->s, "cannot write the switch: %s",
+			 strerror(errno));
+		return -1;
+	}
+	run->wants[on] = chunk(run->w, run->op, run->args[on], 1, ns, &clean);
+	if (!run->per_state || !st->expect)
+		return 0;
+	/* expect reads the switch as it is now: the state's own claim */
+	want = st->expect(st->scn, run->args[on]);
+	if (run->wants[on] != want) {
+		gb_error(run->s, "with the switch %s the operation gave %d, "
+			 "the kernel should give %d", on ? "on" : "off",
+			 run->wants[on], want);
+		return -1;
+	}
+	return 0;
+}
+
 struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 					 struct nsb_worker *w, nsb_op_fn op,
-					 int64_t arg)
+					 int64_t arg,
+					 const struct nsb_ilv_states *st)
 {
 	struct nsb_ilv_run *run = calloc(1, sizeof(*run));
 	double first;
-	bool clean;
-	int st;
+	int on;
 
 	if (!run) {
 		gb_error(s, "out of memory");
 		return NULL;
 	}
-	*run = (struct nsb_ilv_run){ .s = s, .w = w, .op = op, .arg = arg,
-				     .rng = ilv.seed };
-	/*
-	 * Where the check decides (a device node on a userns mount opens
-	 * with it off), the two states have their own result: one untimed
-	 * operation in each learns it.
-	 */
-	for (st = 0; st < 2; st++) {
-		if (set_switch(st)) {
-			gb_error(s, "cannot write the switch: %s",
-				 strerror(errno));
+	*run = (struct nsb_ilv_run){
+		.s = s, .w = w, .op = op, .args = { arg, arg | st->on_arg },
+		.per_state = st->on_arg != 0, .rng = ilv.seed,
+	};
+	for (on = 0; on < 2; on++) {
+		if (first_op(run, st, on, &first)) {
 			free(run);
 			return NULL;
 		}
-		run->wants[st] = chunk(w, op, arg, 1, &first, &clean);
 	}
 	/* The second one (switch on) sizes the chunks. */
 	run->k = first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
@@ -302,7 +328,8 @@ int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n)
 			run->failed = true;
 			break;
 		}
-		r = chunk(run->w, run->op, run->arg, m, &ns, &clean);
+		r = chunk(run->w, run->op, run->args[state == NSB_ILV_ON], m,
+			  &ns, &clean);
 		if (r != want) {
 			gb_error(s, "operation gave %d during the run, not %d",
 				 r, want);
@@ -381,7 +408,16 @@ static void report(struct nsb_ilv_run *run)
 	gb_counter(run->s, "nsb_chunks", (double)run->n, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_ticked_chunks", (double)ticked_chunks(run),
 		   GB_COUNTER_DEFAULT);
-	if (run->wants[0] != run->wants[1])
+	if (run->per_state) {
+		/* what each state's fixture gave: the report's proof */
+		gb_counter(run->s, "nsb_result_off", run->wants[0],
+			   GB_COUNTER_DEFAULT);
+		gb_counter(run->s, "nsb_result_on", run->wants[1],
+			   GB_COUNTER_DEFAULT);
+	}
+	/* refused in one state, done in the other: another operation */
+	if (run->wants[0] != run->wants[1] &&
+	    (run->wants[0] < 0 || run->wants[1] < 0 || !run->per_state))
 		gb_counter(run->s, "nsb_decides", 1, GB_COUNTER_DEFAULT);
 out:
 	free(v);

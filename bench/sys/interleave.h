@@ -34,9 +34,29 @@ void nsb_interleave_restore(void);
  * (the counters, the switch put back, freed).
  */
 struct nsb_ilv_run;
+
+/*
+ * A check read when a superblock is mounted (SELinux's and Smack's label
+ * policy) is the same in both chunks of one mount: flipping the switch
+ * over it compares the operation with itself.  Such a benchmark keeps
+ * one fixture per state instead: the operation gets arg | on_arg in the
+ * "on" chunks and makes (once, with the switch on) a fixture of its own
+ * for them, while the "off" chunks use the fixture made with the switch
+ * off.  Before the clock each state's first result must be what
+ * expect(scn, arg of that state) says with the switch in that state, so
+ * a row whose states do not behave as claimed is never timed.
+ * on_arg 0: one fixture for both states (the switch acts per op).
+ */
+struct nsb_ilv_states {
+	int64_t on_arg;
+	int (*expect)(const struct nsb_scn *scn, int64_t arg);
+	const struct nsb_scn *scn;
+};
+
 struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 					 struct nsb_worker *w, nsb_op_fn op,
-					 int64_t arg);
+					 int64_t arg,
+					 const struct nsb_ilv_states *st);
 int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n);
 void nsb_interleave_end(struct nsb_ilv_run *run);
 

@@ -61,13 +61,15 @@ static int expect_lsm(const struct nsb_scn *scn, int64_t arg)
 		   t == NSB_LSM_TMPFS && userns_owned(scn);
 
 	if (t == NSB_LSM_FUSE) {
-		if (k == NSB_LSM_OPEN)
-			/* Smack: a label other than the untrusted root's. */
-			return l == NSB_LSM_SMACK && uns && sw("smack", 1) ?
-			       -EACCES : 0;
+		/* Smack: the untrusted superblock refuses our label (008). */
+		bool untrusted = l == NSB_LSM_SMACK && uns && sw("smack", 1);
+
+		if (k == NSB_LSM_OPEN && untrusted)
+			return -EACCES;
 		/* SELinux on a userns mount: the mountpoint label (007). */
-		return l == NSB_LSM_SELINUX && uns && sw("selinux", 1) ?
-		       NSB_LABEL_OTHER : NSB_LABEL_XATTR;
+		return (l == NSB_LSM_SELINUX && uns && sw("selinux", 1) ?
+			NSB_LABEL_OTHER : NSB_LABEL_XATTR) |
+		       (untrusted ? NSB_LABEL_UNTRUSTED : 0);
 	}
 
 	switch (k) {
@@ -131,6 +133,9 @@ void nsb_register_lsm(enum nsb_tier tier)
 					.arg = k | t << 8,
 					.expect = expect_lsm,
 					.args = NSB_ARG_DEPTH,
+					/* mount-time label policy */
+					.on_arg = t == NSB_LSM_FUSE ?
+						  NSB_LSM_STATE_ON : 0,
 				};
 
 				/* ext4 is init's: depth 0, no relabel */

@@ -52,6 +52,50 @@ static void run_batch(struct gb_state *s, struct nsb_worker *w,
 	gb_set_iteration_time(s, secs);
 }
 
+/*
+ * The fixture's claim about this operation, before the clock: 0 when
+ * its first result is what expect says, else -1 after the skip or the
+ * error that says why not.
+ */
+static int prove(struct gb_state *s, struct nsb_worker *w,
+		 const struct nsb_variant *v, const struct nsb_scn *scn,
+		 int64_t arg)
+{
+	int want = v->expect ? v->expect(scn, arg) : 0;
+	int r = nsb_worker_call(w, v->op, arg, 1);
+
+	if (r == want)
+		return 0;
+	if (want == 0 && refused(r))
+		gb_skip(s, "kernel refuses: %s", strerror(-r));
+	else
+		gb_error(s, "operation gave %d, the kernel should give %d", r,
+			 want);
+	return -1;
+}
+
+/*
+ * The in-boot A/B of a switch.  A fixture per state proves each state's
+ * claim in nsb_interleave_begin; a shared one proves it here first, in
+ * the state the switch was found in.
+ */
+static void run_interleaved(struct gb_state *s, struct nsb_worker *w,
+			    const struct nsb_variant *v,
+			    const struct nsb_scn *scn, int64_t arg)
+{
+	struct nsb_ilv_states st = { v->on_arg, v->expect, scn };
+	struct nsb_ilv_run *run;
+	int64_t n;
+
+	if (!v->on_arg && prove(s, w, v, scn, arg))
+		return;
+	run = nsb_interleave_begin(s, w, v->op, arg, &st);
+	while (run && (n = gb__batch(s)) > 0)
+		if (nsb_interleave_batch(run, n))
+			break;
+	nsb_interleave_end(run);
+}
+
 static void run_variant(struct gb_state *s)
 {
 	const struct nsb_variant *v = gb_data(s);
@@ -60,7 +104,7 @@ static void run_variant(struct gb_state *s)
 	struct nsb_worker *w;
 	const char *why = "";
 	bool skip = false;
-	int i = 0, r, want;
+	int i = 0, want;
 
 	if (v->args & NSB_ARG_DEPTH)
 		scn.depth = gb_range(s, i++);
@@ -78,27 +122,13 @@ static void run_variant(struct gb_state *s)
 			gb_error(s, "fixture: %s", why);
 		return;
 	}
-	/* The fixture's claim about this operation, before the clock. */
-	want = v->expect ? v->expect(&scn, arg) : 0;
-	r = nsb_worker_call(w, v->op, arg, 1);
-	if (r != want) {
-		if (want == 0 && refused(r))
-			gb_skip(s, "kernel refuses: %s", strerror(-r));
-		else
-			gb_error(s, "operation gave %d, the kernel should give %d",
-				 r, want);
-		return;
-	}
 	if (nsb_interleave_active()) {
-		struct nsb_ilv_run *run = nsb_interleave_begin(s, w, v->op,
-							       arg);
-
-		while (run && (n = gb__batch(s)) > 0)
-			if (nsb_interleave_batch(run, n))
-				break;
-		nsb_interleave_end(run);
+		run_interleaved(s, w, v, &scn, arg);
 		return;
 	}
+	if (prove(s, w, v, &scn, arg))
+		return;
+	want = v->expect ? v->expect(&scn, arg) : 0;
 	while ((n = gb__batch(s)) > 0)
 		run_batch(s, w, v, arg, n, want);
 }

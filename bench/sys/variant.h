@@ -34,6 +34,12 @@ struct nsb_variant {
 	/* The operation's result in scenario scn; NULL: 0. */
 	int (*expect)(const struct nsb_scn *scn, int64_t arg);
 	unsigned int args;	/* enum nsb_var_arg */
+	/*
+	 * Interleaved (--interleave): bits ORed into arg in the switch's
+	 * "on" chunks, where the op keeps a fixture made in each state (a
+	 * check read at mount time; see struct nsb_ilv_states); 0: none.
+	 */
+	int64_t on_arg;
 };
 
 /*
