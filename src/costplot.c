@@ -21,11 +21,15 @@
 
 /* A label for the data file: letters, digits and / : . _ + - only. */
 static void clean_label(char *buf, size_t len, const char *seed,
-			const char *label)
+			const char *label, const char *lsm)
 {
 	size_t i;
 
-	snprintf(buf, len, "%s %s", seed, label);
+	/* the LSM the boot had active, where there was one */
+	if (lsm && strcmp(lsm, "none"))
+		snprintf(buf, len, "%s %s %s", seed, lsm, label);
+	else
+		snprintf(buf, len, "%s %s", seed, label);
 	for (i = 0; buf[i]; i++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			    "0123456789/:._+- ", buf[i]))
@@ -62,7 +66,8 @@ static int write_data(FILE *f, json_t *rows, int from, int to)
 		}
 		clean_label(label, sizeof(label),
 			    nsb_json_str(r, "seed") ?: "?",
-			    nsb_json_str(r, "label") ?: "?");
+			    nsb_json_str(r, "label") ?: "?",
+			    nsb_json_str(r, "lsm"));
 		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n",
 			++n - from, num(sh, "est"), num(sh, "lo"),
 			num(sh, "hi"), num(r, "pct"), num(r, "pct_lo"),

@@ -27,16 +27,26 @@ const struct nsb_check nsb_checks[] = {
 	  false },
 	{ "mnt_may_suid", "005", "current_in_userns in mnt_may_suid", "exec",
 	  false },
+	{ "secattr", "006", "security.* updates refused on userns mounts "
+	  "(2015, on) vs passed to the LSM (now, off)", "setxattr", false },
 	{ "selinux", "007", "SELinux labels of userns mounts", "lookup",
 	  false },
 	{ "smack", "008", "Smack untrusted userns superblocks", "lookup",
 	  false },
 	{ "walk_2015", "004/5", "in_userns walk to NULL (2015, on) vs "
 	  "level-bounded (now, off)", "exec", true },
-	{ "secattr", "006", "security.* updates refused on userns mounts "
-	  "(2015, on) vs passed to the LSM (now, off)", "setxattr", true },
 	{ NULL, NULL, NULL, NULL, false },
 };
+
+/* Per check, its families in this order: no LSM first, the baseline. */
+const char *const nsb_cost_lsms[NSB_COST_NLSM] = { "none", "selinux",
+						   "smack" };
+
+static const char *lsm_title(const char *lsm)
+{
+	return !strcmp(lsm, "selinux") ? "SELinux" :
+	       !strcmp(lsm, "smack") ? "Smack" : "no LSM";
+}
 
 /* --- input ------------------------------------------------------------- */
 
@@ -135,11 +145,13 @@ void nsb_costs_init(struct nsb_costs *c)
 	c->aa_limit = 1.0;
 	while (nsb_checks[c->nfam].sw)
 		c->nfam++;
+	c->nfam *= NSB_COST_NLSM;
 	c->fam = calloc(c->nfam, sizeof(*c->fam));
 	for (i = 0; c->fam && i < c->nfam; i++) {
 		struct nsb_cost_family *f = &c->fam[i];
 
-		f->chk = &nsb_checks[i];
+		f->chk = &nsb_checks[i / NSB_COST_NLSM];
+		f->lsm = nsb_cost_lsms[i % NSB_COST_NLSM];
 		nsb_side_init(&f->on, "on");
 		nsb_side_init(&f->off, "off");
 		nsb_side_init(&f->off1, "first off block");
@@ -148,12 +160,14 @@ void nsb_costs_init(struct nsb_costs *c)
 	}
 }
 
-static struct nsb_cost_family *family(struct nsb_costs *c, const char *sw)
+static struct nsb_cost_family *family(struct nsb_costs *c, const char *sw,
+				      const char *lsm)
 {
 	size_t i;
 
 	for (i = 0; i < c->nfam; i++)
-		if (!strcmp(c->fam[i].chk->sw, sw))
+		if (!strcmp(c->fam[i].chk->sw, sw) &&
+		    !strcmp(c->fam[i].lsm, lsm))
 			return &c->fam[i];
 	return NULL;
 }
@@ -196,24 +210,35 @@ static void set_metric(struct nsb_cost_family *f)
  */
 static void note_decides(struct nsb_cost_family *f, json_t *root)
 {
-	json_t *b;
+	json_t *b, *on, *off;
 	size_t i;
 
 	json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
 		const char *name = nsb_json_str(b, "name");
 
-		if (!name || !json_is_number(json_object_get(b, "nsb_decides")))
+		if (!name)
 			continue;
-		if (!f->decides)
-			f->decides = json_object();
-		json_object_set_new(f->decides, name, json_true());
+		if (json_is_number(json_object_get(b, "nsb_decides"))) {
+			if (!f->decides)
+				f->decides = json_object();
+			json_object_set_new(f->decides, name, json_true());
+		}
+		/* nsbench-bench's proof of a fixture per state */
+		off = json_object_get(b, "nsb_result_off");
+		on = json_object_get(b, "nsb_result_on");
+		if (!json_is_number(off) || !json_is_number(on))
+			continue;
+		if (!f->states)
+			f->states = json_object();
+		json_object_set_new(f->states, name, json_pack("[O,O]", off,
+							       on));
 	}
 }
 
 int nsb_costs_load(struct nsb_costs *c, const char *path)
 {
 	json_t *root = nsb_json_load(path), *ctx;
-	const char *sw, *applied;
+	const char *sw, *applied, *lsm;
 	struct nsb_cost_family *f;
 	int ret = -1;
 
@@ -222,16 +247,25 @@ int nsb_costs_load(struct nsb_costs *c, const char *path)
 	ctx = json_object_get(root, "context");
 	sw = nsb_json_str(ctx, "nsbench_check");
 	applied = nsb_json_str(ctx, "nsbench_check_applied");
+	/* files from before the LSM boots: no LSM was active */
+	lsm = nsb_json_str(ctx, "nsbench_lsm");
+	lsm = lsm ? lsm : "none";
 	if (!sw) {
 		nsb_bad(path, "context.nsbench_check: missing (not an in-boot "
 		    "check A/B: nsbench-bench --interleave; two kernels "
 		    "compare with BASE... -- PATCHED...)");
 		goto out;
 	}
-	f = family(c, sw);
+	f = family(c, sw, "none");
 	if (!f) {
 		nsb_bad(path, "context.nsbench_check: '%s' is not a switch of "
 		    "the userns-checks-toggles series", sw);
+		goto out;
+	}
+	f = family(c, sw, lsm);
+	if (!f) {
+		nsb_bad(path, "context.nsbench_lsm: '%s' is not none, selinux "
+		    "or smack", lsm);
 		goto out;
 	}
 	if (!applied || (strcmp(applied, "yes") && strcmp(applied, "no"))) {
@@ -283,10 +317,17 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	struct nsb_series *o2 = nsb_side_find(&f->off2, on->name);
 	struct nsb_series *st = nsb_side_find(&f->stock, on->name);
 	struct nsb_series none = { .name = on->name };
+	json_t *states;
 
 	memset(r, 0, sizeof(*r));
 	r->name = on->name;
 	r->decides = json_object_get(f->decides, on->name) != NULL;
+	states = json_object_get(f->states, on->name);
+	if (states) {
+		r->has_states = true;
+		r->states_differ = !json_equal(json_array_get(states, 0),
+					       json_array_get(states, 1));
+	}
 	if (nsb_effect(&c->o, off ? off : &none, on, &r->cost))
 		return -1;
 	if (o1 && o2 && o1->n && o2->n) {
@@ -312,7 +353,8 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 		else
 			r->unreliable = r->aa.verdict != NSB_SAME;
 	}
-	if (r->has_aa && residual(r) > f->aa_max)
+	/* a row the check decides times two operations: no residual of it */
+	if (r->has_aa && !r->decides && residual(r) > f->aa_max)
 		f->aa_max = residual(r);
 	/*
 	 * Beyond the limit the row still says what it can: its verdict is
@@ -329,6 +371,45 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 			r->cost.verdict = NSB_NOISY;
 	}
 	return 0;
+}
+
+/* Is r the control of row x: same name but for the depth, alike? */
+static bool control_of(const struct nsb_cost_row *r,
+		       const struct nsb_cost_row *x)
+{
+	const char *d = strstr(x->name, "/depth:");
+
+	return r->has_states && !r->states_differ &&
+	       r->cost.verdict < NSB_SKIP && d &&
+	       !strncmp(r->name, x->name, (size_t)(d - x->name)) &&
+	       !strncmp(r->name + (d - x->name), "/depth:0/", 9);
+}
+
+static void net_of_controls(struct nsb_cost_family *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < f->n; i++) {
+		struct nsb_cost_row *x = &f->rows[i];
+
+		if (!x->states_differ || x->decides ||
+		    x->cost.verdict >= NSB_SKIP)
+			continue;
+		for (j = 0; j < f->n; j++) {
+			const struct nsb_interval *c = &f->rows[j].cost.shift;
+
+			if (!control_of(&f->rows[j], x))
+				continue;
+			x->has_net = true;
+			x->net = (struct nsb_interval){
+				.est = x->cost.shift.est - c->est,
+				.lo = x->cost.shift.lo - c->hi,
+				.hi = x->cost.shift.hi - c->lo,
+				.level = x->cost.shift.level,
+			};
+			break;
+		}
+	}
 }
 
 int nsb_costs_compute(struct nsb_costs *c)
@@ -354,6 +435,7 @@ int nsb_costs_compute(struct nsb_costs *c)
 		for (j = 0; j < f->on.n; j++)
 			if (cost_row(c, f, &f->on.s[j], &f->rows[f->n++]))
 				return -1;
+		net_of_controls(f);
 		total += f->n;
 	}
 	if (!total) {
@@ -377,6 +459,7 @@ void nsb_costs_free(struct nsb_costs *c)
 		nsb_side_free(&f->stock);
 		free(f->rows);
 		json_decref(f->decides);
+		json_decref(f->states);
 	}
 	free(c->fam);
 	json_decref(c->ctx);
@@ -497,6 +580,51 @@ static void text_row(FILE *f, const struct nsb_costs *c,
 		sh, pct, verdict_word(r, vw, sizeof(vw)));
 }
 
+/*
+ * Rows with a mount made in each state: whether the two mounts behaved
+ * apart (the proof, taken before the clock in every round), naming the
+ * rows where they did not: controls, where the check lets both alike.
+ */
+static void text_states(FILE *f, const struct nsb_cost_family *fam)
+{
+	size_t j, with = 0, differ = 0, used, controls = 0;
+	char line[600];
+
+	for (j = 0; j < fam->n; j++) {
+		with += fam->rows[j].has_states;
+		differ += fam->rows[j].states_differ;
+	}
+	if (!with)
+		return;
+	used = (size_t)snprintf(line, sizeof(line), "mounts made with the "
+				"check on and off, compared (it acts at mount "
+				"time); before the clock they behaved apart in "
+				"%zu of %zu row(s)", differ, with);
+	for (j = 0; j < fam->n && used < sizeof(line); j++) {
+		char label[96];
+
+		if (!fam->rows[j].has_states || fam->rows[j].states_differ)
+			continue;
+		nsb_cost_label(label, sizeof(label), fam->rows[j].name);
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+					 "%s%s", controls++ ? ", " :
+					 "; alike (control): ", label);
+	}
+	nsb_wrap(f, "    ", line);
+	for (j = 0; j < fam->n; j++) {
+		const struct nsb_cost_row *r = &fam->rows[j];
+		char label[96], sh[96];
+
+		if (!r->has_net)
+			continue;
+		nsb_cost_label(label, sizeof(label), r->name);
+		nsb_fmt_shift(sh, sizeof(sh), &r->net);
+		snprintf(line, sizeof(line), "net of its control: %s %s insn",
+			 label, sh);
+		nsb_wrap_hang(f, "    ", "      ", line);
+	}
+}
+
 static void text_residual(FILE *f, const struct nsb_costs *c,
 			  const struct nsb_cost_family *fam)
 {
@@ -525,6 +653,7 @@ static void text_residual(FILE *f, const struct nsb_costs *c,
 			 "boot): %zu of %zu row(s) not \"same\"%s", bad_rows,
 			 with, tail);
 	nsb_wrap(f, "    ", line);
+	text_states(f, fam);
 	for (j = 0; j < fam->n; j++)
 		if (fam->rows[j].decides)
 			break;
@@ -551,8 +680,10 @@ static void text_family(FILE *f, const struct nsb_costs *c,
 	char head[256];
 	size_t j;
 
-	snprintf(head, sizeof(head), "%s %s (%s)", fam->chk->seed,
-		 fam->chk->what, fam->chk->path);
+	snprintf(head, sizeof(head), "%s %s (%s)%s%s", fam->chk->seed,
+		 fam->chk->what, fam->chk->path,
+		 strcmp(fam->lsm, "none") ? ", under " : "",
+		 strcmp(fam->lsm, "none") ? lsm_title(fam->lsm) : "");
 	nsb_wrap_hang(f, "", "    ", head);
 	for (j = 0; j < fam->n; j++)
 		text_row(f, c, &fam->rows[j]);
@@ -598,6 +729,17 @@ static void text_table(FILE *f, const struct nsb_costs *c, bool form)
 			text_family(f, c, &c->fam[i]);
 }
 
+/* Has any family of check k (under any LSM) a row? */
+static bool measured(const struct nsb_costs *c, const struct nsb_check *k)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfam; i++)
+		if (c->fam[i].chk == k && c->fam[i].n)
+			return true;
+	return false;
+}
+
 /* The switches of the first table the run did not measure, one line. */
 static void text_missing(FILE *f, const struct nsb_costs *c)
 {
@@ -606,10 +748,10 @@ static void text_missing(FILE *f, const struct nsb_costs *c)
 	bool lsm = false;
 
 	line[0] = 0;
-	for (i = 0; i < c->nfam; i++) {
+	for (i = 0; i < c->nfam; i += NSB_COST_NLSM) {
 		const struct nsb_check *k = c->fam[i].chk;
 
-		if (c->fam[i].n || k->form)
+		if (k->form || measured(c, k))
 			continue;
 		if (!strcmp(k->sw, "selinux") || !strcmp(k->sw, "smack"))
 			lsm = true;
@@ -624,7 +766,8 @@ static void text_missing(FILE *f, const struct nsb_costs *c)
 	fputc('\n', f);
 	snprintf(line + strlen(line), sizeof(line) - strlen(line),
 		 ": not measured in this run%s.", lsm ? " (they need a boot "
-		 "with that LSM active: NSB_LSM=1 make run adds them)" : "");
+		 "with that LSM active: make run has them unless NSB_LSM=0)" :
+		 "");
 	nsb_wrap_hang(f, "Not here: ", "  ", line);
 }
 
@@ -670,9 +813,9 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 {
 	size_t i, j;
 
-	fprintf(f, "| patch | check | scenario | off | on | shift [95%% CI] "
-		"| %% of op | verdict | A/A residual |\n"
-		"|---|---|---|---:|---:|---|---:|---|---|\n");
+	fprintf(f, "| patch | check | LSM | scenario | off | on | "
+		"shift [95%% CI] | %% of op | verdict | A/A residual |\n"
+		"|---|---|---|---|---:|---:|---|---:|---|---|\n");
 	for (i = 0; i < c->nfam; i++) {
 		const struct nsb_cost_family *fam = &c->fam[i];
 
@@ -686,8 +829,9 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 
 			nsb_cost_label(label, sizeof(label), r->name);
 			if (e->verdict >= NSB_SKIP) {
-				fprintf(f, "| %s | `%s` | `%s` | | | | | %s | "
-					"|\n", fam->chk->seed, fam->chk->sw,
+				fprintf(f, "| %s | `%s` | %s | `%s` | | | | | "
+					"%s | |\n", fam->chk->seed,
+					fam->chk->sw, lsm_title(fam->lsm),
 					label, nsb_verdict_name(e->verdict));
 				continue;
 			}
@@ -698,9 +842,10 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 				nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
 			else
 				snprintf(aa, sizeof(aa), "none");
-			fprintf(f, "| %s | `%s` | `%s` | %s | %s | %s | %+.3f%% "
-				"| %s | %s |\n", fam->chk->seed, fam->chk->sw,
-				label, off, on, sh, e->pct,
+			fprintf(f, "| %s | `%s` | %s | `%s` | %s | %s | %s | "
+				"%+.3f%% | %s | %s |\n", fam->chk->seed,
+				fam->chk->sw, lsm_title(fam->lsm), label, off,
+				on, sh, e->pct,
 				verdict_word(r, vw, sizeof(vw)), aa);
 		}
 	}
@@ -735,6 +880,47 @@ static json_t *interval_json(const struct nsb_interval *i)
 			 "hi", i->hi, "level", i->level);
 }
 
+/*
+ * What a consumer of costs.json needs to know where the numbers come
+ * from, without the results files: the kernel (release, source, series,
+ * config), the mode and QEMU, the date, the nsbench that measured, and
+ * the LSMs the boots had active; from the first toggles file's context.
+ */
+static json_t *provenance(const struct nsb_costs *c)
+{
+	static const char *const prefixes[] = { "kernel_", "patch_", NULL };
+	static const char *const keys[] = {
+		"nsbench_mode", "nsbench_qemu", "nsbench_version", "date",
+		"nsbench_host_command", "nsbench_time_unit_meaning", NULL,
+	};
+	json_t *p = json_object(), *lsms = json_array(), *v;
+	const char *key;
+	size_t i;
+
+	json_object_foreach(c->ctx, key, v) {
+		bool take = false;
+
+		for (i = 0; prefixes[i]; i++)
+			take |= !strncmp(key, prefixes[i], strlen(prefixes[i]));
+		for (i = 0; keys[i]; i++)
+			take |= !strcmp(key, keys[i]);
+		if (take && json_is_string(v))
+			json_object_set(p, key, v);
+	}
+	for (i = 0; i < NSB_COST_NLSM; i++) {
+		size_t j;
+
+		for (j = i; j < c->nfam; j += NSB_COST_NLSM)
+			if (c->fam[j].n)
+				break;
+		if (j < c->nfam)
+			json_array_append_new(lsms, json_string(
+					      nsb_cost_lsms[i]));
+	}
+	json_object_set_new(p, "lsm_boots", lsms);
+	return p;
+}
+
 json_t *nsb_costs_json(const struct nsb_costs *c)
 {
 	json_t *rows = json_array();
@@ -759,6 +945,14 @@ json_t *nsb_costs_json(const struct nsb_costs *c)
 				      r->unreliable);
 			json_object_set_new(o, "decides",
 					    json_boolean(r->decides));
+			json_object_set_new(o, "lsm", json_string(fam->lsm));
+			if (r->has_states)
+				json_object_set_new(o, "states_differ",
+						    json_boolean(
+						    r->states_differ));
+			if (r->has_net)
+				json_object_set_new(o, "net_of_control",
+						    interval_json(&r->net));
 			if (r->cost.verdict < NSB_SKIP) {
 				json_object_set_new(o, "off", json_real(
 						    r->cost.base));
@@ -784,7 +978,8 @@ json_t *nsb_costs_json(const struct nsb_costs *c)
 			json_array_append_new(rows, o);
 		}
 	}
-	return json_pack("{s:s,s:b,s:f,s:o}", "unit", c->unit ? c->unit : "",
-			 "icount", c->icount, "aa_limit", c->aa_limit,
+	return json_pack("{s:s,s:b,s:f,s:o,s:o}", "unit",
+			 c->unit ? c->unit : "", "icount", c->icount,
+			 "aa_limit", c->aa_limit, "provenance", provenance(c),
 			 "rows", rows);
 }

@@ -42,20 +42,42 @@ struct nsb_cost_row {
 	bool has_aa, has_stock, unreliable;
 	bool decides;		/* the check refuses or allows the op: its
 				 * shift is behaviour, not a cost */
+	/*
+	 * A fixture per state (a check read at mount time): what each
+	 * state's mount gave before the clock, and whether they differ
+	 * (labelled apart: the row's two states run different code).
+	 */
+	bool has_states, states_differ;
+	/*
+	 * Two mounts are two instances: the init-owned control of the same
+	 * operation (the row with the same name at depth 0, whose mounts
+	 * behave alike) shows what the second mount differs by without the
+	 * check.  net = shift - the control's shift, its CI the difference
+	 * of the two CIs' far ends (conservative).
+	 */
+	bool has_net;
+	struct nsb_interval net;
 };
 
+/* The LSMs a boot can have active (context nsbench_lsm). */
+extern const char *const nsb_cost_lsms[];
+#define NSB_COST_NLSM 3
+
+/* One check under one LSM: its rows pool over the boots of that LSM. */
 struct nsb_cost_family {
 	const struct nsb_check *chk;
+	const char *lsm;	/* "none", "selinux", "smack" */
 	struct nsb_side on, off, off1, off2, stock;
 	struct nsb_cost_row *rows;
 	size_t n;
 	double aa_max;		/* largest |A/A residual| of its rows */
 	json_t *decides;	/* names of rows whose op the check decides */
+	json_t *states;		/* name: [off result, on result] */
 };
 
 struct nsb_costs {
 	struct nsb_cmp_opts o;
-	struct nsb_cost_family *fam;	/* one per known switch */
+	struct nsb_cost_family *fam;	/* per known switch and LSM */
 	size_t nfam;
 	size_t nfiles, nstock;
 	const char *unit, *unit_file;

@@ -86,9 +86,10 @@ static json_t *boot_row(const char *dir, long b, long r, long s,
 	w = wall ? strtod(wall, &end) : 0;
 	if (!wall || end == wall || *end || !isfinite(w))
 		w = 0;
-	row = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:o}",
+	row = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s, s:o}",
 			"boot", (json_int_t)b, "round", (json_int_t)r,
 			"seed", (json_int_t)s, "side", side,
+			"lsm", side[1] ? side + 2 : "none",
 			"status", booted ? "ok" : "fail",
 			"source", src && *src ? src : "none", "wall_seconds",
 			number(w));
@@ -97,13 +98,25 @@ static json_t *boot_row(const char *dir, long b, long r, long s,
 	return row;
 }
 
+/*
+ * A side of the boot list: A or B, the kernel; "+LSM" after it, a boot of
+ * that kernel with the LSM active (lsm=LSM on its command line).
+ */
+static bool valid_side(const char *side)
+{
+	if ((side[0] != 'A' && side[0] != 'B') || (side[1] && side[1] != '+'))
+		return false;
+	return !side[1] || !strcmp(side + 2, "selinux") ||
+	       !strcmp(side + 2, "smack");
+}
+
 /* The rows of LIST ("BOOT ROUND SEED SIDE" a line), or NULL after why. */
 static json_t *boot_rows(const char *list, const char *dir)
 {
 	int fd = nsb_open_input(list, NSB_INPUT_MAX, NULL), end;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	json_t *rows;
-	char line[256], side[8];
+	char line[256], side[16];
 	long b, r, s;
 	size_t n = 0;
 
@@ -115,10 +128,12 @@ static json_t *boot_rows(const char *list, const char *dir)
 	rows = json_array();
 	while (rows && fgets(line, sizeof(line), f)) {
 		n++;
-		if (sscanf(line, "%ld %ld %ld %7s %n", &b, &r, &s, side,
+		if (sscanf(line, "%ld %ld %ld %15s %n", &b, &r, &s, side,
 			   &end) != 4 || line[end] || b < 1 || r < 1 || s < 0 ||
-		    (strcmp(side, "A") && strcmp(side, "B"))) {
-			nsb_bad_at(list, n, "want \"BOOT ROUND SEED A|B\"");
+		    !valid_side(side)) {
+			nsb_bad_at(list, n, "want \"BOOT ROUND SEED SIDE\", "
+				   "SIDE A or B, or A+LSM or B+LSM (LSM "
+				   "selinux or smack)");
 			json_decref(rows);
 			rows = NULL;
 			break;

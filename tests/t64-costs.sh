@@ -35,12 +35,18 @@ for r in range(1, rounds + 1):
             "nsb_off1": off1 / 1000, "nsb_off2": off2 / 1000}
         if name.endswith("!"):
             b["nsb_decides"] = 1
+        if "=" in name:     # NAME=OFF/ON: a fixture per state's results
+            name, states = name.split("=")
+            b["name"] = name
+            b["nsb_result_off"], b["nsb_result_on"] = map(int, states.split("/"))
         benches.append(b)
     ctx = {"nsbench_mode": "icount", "nsbench_round": str(r),
            "nsbench_seed": str(1000 + r), "nsbench_check": sw,
            "nsbench_check_applied": applied, "kernel_release": "6.1.192",
            "patch_series": "userns-checks-toggles" if applied == "yes" else "none",
            "nsbench_time_unit_meaning": "virtual ns = guest instructions"}
+    if os.environ.get("MK_LSM"):
+        ctx["nsbench_lsm"] = os.environ["MK_LSM"]
     with open(os.path.join(d, "r%02d-%s.json" % (r, sw)), "w") as f:
         json.dump({"context": ctx, "benchmarks": benches}, f)
 EOF
@@ -82,10 +88,37 @@ grep -q '^005 current_in_userns in mnt_may_suid (exec)' "$tmp/r.txt"
 ok $? "the text report names the seed patch and check"
 awk 'length > 72 { exit 1 }' "$tmp/r.txt"
 ok $? "the text report fits in 72 columns"
-grep -q 'Not here: 002 sget' "$tmp/r.txt" && grep -q 'NSB_LSM=1' "$tmp/r.txt"
+grep -q 'Not here: 002 sget' "$tmp/r.txt" && grep -q 'unless NSB_LSM=0' "$tmp/r.txt"
 ok $? "switches not measured are named, with the command that adds them"
 grep -q "not measured in this run; NSB_STOCK=1" "$tmp/r.txt"
 ok $? "without stock files the toggles' own cost says how to get it"
+
+# LSM boots: a check's rows under each LSM are a family of their own
+# (the same benchmark names), mounts made in each state are proven apart.
+MK_LSM=selinux mk "$tmp/ls" yes mnt_may_suid 6 \
+	sys/exec/vfork/suid/init/depth:0/manual_time:71000:36:0
+MK_LSM=selinux mk "$tmp/ls" yes selinux 6 \
+	sys/lsm/selinux/stat/fuse/self/depth:1/manual_time=1/2:27000:-8360:0 \
+	sys/lsm/selinux/stat/fuse/self/depth:0/manual_time=1/1:35000:0:0
+"$nsb" report --json="$tmp/l.json" --out="$tmp/l.txt" "$tmp/t" "$tmp/ls" \
+	2>"$tmp/err"
+ok $? "report reads no-LSM and SELinux boots together"
+[ "$(jq -c '[.rows[] | select(.switch == "mnt_may_suid" and
+	.name == "sys/exec/vfork/suid/init/depth:0/manual_time") |
+	[.lsm, .shift.est]]' "$tmp/l.json")" = '[["none",25],["selinux",36]]' ]
+ok $? "one check under two LSMs: two rows, each its own shift"
+grep -q '^005 current_in_userns in mnt_may_suid (exec), under SELinux' \
+	"$tmp/l.txt" && grep -q '^007 SELinux labels' "$tmp/l.txt"
+ok $? "the families under an LSM say which"
+[ "$(field "$tmp/l.json" selinux sys/lsm/selinux/stat/fuse/self/depth:1/manual_time .states_differ)" = true ] &&
+	[ "$(field "$tmp/l.json" selinux sys/lsm/selinux/stat/fuse/self/depth:0/manual_time .states_differ)" = false ] &&
+	tr -s '\n ' '  ' <"$tmp/l.txt" | grep -q 'behaved apart in 1 of 2 row(s); alike (control): .*fuse/self/d0'
+ok $? "the mounts' proof: apart where the check acts, the control alike"
+[ "$(jq -c .provenance.lsm_boots "$tmp/l.json")" = '["none","selinux"]' ] &&
+	[ "$(jq -r .provenance.kernel_release "$tmp/l.json")" = 6.1.192 ]
+ok $? "costs.json carries its provenance: kernel, LSM boots"
+! grep -q 'Not here:.*007' "$tmp/l.txt"
+ok $? "a check measured under an LSM is not 'not here'"
 
 # The off/off pair: two off states with no difference is 'same'.
 mk "$tmp/aa" yes sget 6 sys/mount/fscreate/mqueue/depth:0/ipcns:1/manual_time:4800:0:0

@@ -11,7 +11,7 @@ set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
 need jq "jq"
-tap_plan 12
+tap_plan 14
 
 b=$tmp/boots
 mkdir -p "$b/r01-A" "$b/r01-B" "$b/r02-B" "$tmp/k"
@@ -60,6 +60,21 @@ printf '1 1 77 C\n' >"$tmp/bad"
 	2>/dev/null
 [ $? = 2 ] && [ ! -e "$tmp/bad.json" ]
 ok $? "a side other than A or B is refused"
+for bad in B+apparmor B+ A+selinux+smack Bselinux; do
+	printf '1 1 77 %s\n' "$bad" >"$tmp/bad"
+	"$NSB" manifest --out="$tmp/bad.json" --boots="$tmp/bad" \
+		--boots-dir="$b" 2>/dev/null && exit 1
+done
+[ ! -e "$tmp/bad.json" ]
+ok $? "a side with an LSM other than selinux or smack is refused"
+mkdir -p "$b/r01-B+selinux"
+echo 31 >"$b/r01-B+selinux/wall_seconds"
+echo "fresh k3" >"$b/r01-B+selinux.source"
+printf '1 1 77 B\n2 1 77 B+selinux\n3 1 77 B+smack\n' >"$tmp/lsm"
+"$NSB" manifest --out="$tmp/lsm.json" --boots="$tmp/lsm" --boots-dir="$b" &&
+[ "$(jq -c '[.boots[] | [.side, .lsm, .status, .wall_seconds]]' "$tmp/lsm.json")" = \
+  '[["B","none","ok",3.5],["B+selinux","selinux","ok",31],["B+smack","smack","fail",0]]' ]
+ok $? "LSM boots (B+LSM): their side, LSM, status and wall seconds"
 echo '[1]' >"$tmp/k/meta.json"
 "$NSB" manifest --out="$tmp/bad.json" --boots="$tmp/list" --boots-dir="$b" \
 	--kernel-a="$tmp/k" 2>"$tmp/err"
