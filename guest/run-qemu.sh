@@ -5,7 +5,7 @@
 #
 #   run-qemu.sh --kernel DIR|bzImage --initrd FILE --out DIR
 #               [--mode icount|tcg|kvm] [--round N] [--seed N]
-#               [--side A|B] [--boot N] [--series NAME] [--config-hash H]
+#               [--side A|B[+LSM]] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
 #               [--replay DIR] [--kernel-meta FILE] [--context KEY=VALUE]...
 #   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
@@ -95,7 +95,8 @@ done
 case "$mode" in icount|tcg|kvm) ;;
 *) die "--mode must be icount, tcg or kvm, not '$mode' (auto: guest/probe-kvm.sh)" ;;
 esac
-case "$side" in A|B) ;; *) die "--side must be A or B, not '$side'" ;; esac
+case "$side" in A|B|[AB]+selinux|[AB]+smack) ;;
+*) die "--side must be A or B (or A+LSM, B+LSM: a boot with lsm=LSM), not '$side'" ;; esac
 # The command line's width is fixed: round 4 digits, seed 10.
 need_uint --round "$round"
 [ ${#round} -le 4 ] || [ $((10#$round)) -le 9999 ] || die "--round must be at most 9999"

@@ -5,7 +5,8 @@
 # boot them in interleaved rounds (in parallel, results cached and
 # audited), collect one results directory per boot, compare.
 #
-#   ab.sh --checks [--stock]            what each check costs (make run)
+#   ab.sh --checks [--stock] [--lsm-boots "LSM..."]
+#                                       what each check costs (make run)
 #   ab.sh [--base SERIES] [--series SERIES] [--aa]   two kernels
 #         [--mode MODE] [--rounds N] [--jobs N] [--shard K/N] [--no-cache]
 #         [--plan FILE | --workloads "FILTER..."]
@@ -20,6 +21,9 @@
 #               guest/plans/checks.plan, `cost` steps)
 #   --stock     with --checks: also boot stock 6.1 with the same plan and
 #               seeds (the toggles' own cost, one line of the report)
+#   --lsm-boots "LSM..."  with --checks: every round also boots the
+#               kernel with each LSM active (selinux, smack: lsm=LSM on
+#               the command line, side B+LSM), the same image and seed
 #   --base      side A series of a two-kernel A/B (default none = stock)
 #   --series    side B series (default userns-checks-toggles)
 #   --aa        side B is a second, separate build of side A (A/A)
@@ -100,6 +104,7 @@ checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
+lsm_boots=''
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
@@ -109,6 +114,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--checks) checks=1 ;;
 	--stock) stock=1 ;;
+	--lsm-boots) need "$@"; lsm_boots=$2; shift ;;
 	--base) need "$@"; base=$2; shift ;;
 	--series) need "$@"; series=$2; shift ;;
 	--aa) aa=1 ;;
@@ -168,9 +174,13 @@ if [ "$merge" = 0 ]; then
 	if [ "$checks" = 1 ]; then
 		[ "$aa" = 0 ] || die "--checks and --aa do not go together"
 		plan=${plan:-$top/guest/plans/checks.plan}
-	elif [ "$stock" = 1 ]; then
-		die "--stock goes with --checks"
+	elif [ "$stock" = 1 ] || [ -n "$lsm_boots" ]; then
+		die "--stock and --lsm-boots go with --checks"
 	fi
+	for l in $lsm_boots; do
+		case "$l" in selinux|smack) ;;
+		*) die "--lsm-boots: selinux or smack, not '$l'" ;; esac
+	done
 	series_dir "$top" "$base" >/dev/null || exit 1
 	series_dir "$top" "$series" >/dev/null || exit 1
 	[ -z "$ksrc" ] || [ -d "$ksrc" ] || die "--ksrc '$ksrc' is not a directory"
@@ -212,8 +222,10 @@ if [ "$merge" = 1 ]; then
 		[ -f "$d/manifest.json" ] || die "--merge: $d has no manifest.json"
 	done
 	for d in "$@"; do
-		for s in A B; do
-			[ -d "$d/$s" ] && find "$d/$s" -name '*.json' -exec cp {} "$out/$s/" \;
+		for s in "$d"/[AB] "$d"/[AB]+*; do
+			[ -d "$s" ] || continue
+			mkdir -p "$out/${s##*/}"
+			find "$s" -name '*.json' -exec cp {} "$out/${s##*/}/" \;
 		done
 		[ -d "$d/boots" ] && cp -r "$d/boots/." "$out/boots/"
 	done
@@ -255,7 +267,7 @@ echo '*' >"$out/.gitignore"
 # on or the plan runs LSM steps: their files in the image (/lsm) and,
 # unless the caller names the config, SELinux and Smack in the kernel.
 if [ "$merge" = 0 ]; then
-	if grep -q 'lsm' "$plan" || echo "$append" | grep -q 'lsm=' ||
+	if [ -n "$lsm_boots" ] || echo "$append" | grep -q 'lsm=' ||
 	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
 		lsm=--lsm
 	fi
@@ -285,8 +297,12 @@ if [ "$merge" = 0 ]; then
 	sides="A B"
 	if [ "$checks" = 1 ]; then
 		base=none
-		sides=B
-		[ "$stock" = 1 ] && sides="A B"
+		kernels=B
+		[ "$stock" = 1 ] && kernels="A B"
+		sides=$kernels
+		for l in $lsm_boots; do
+			for k in $kernels; do sides="$sides $k+$l"; done
+		done
 	fi
 	kA=$kdirA kB=$kdirB
 	case " $sides " in *" A "*) [ -n "$kA" ] || kA=$(build A "$base" "$base_ref" "") ;; esac
@@ -342,21 +358,31 @@ boot_list() {
 	done
 }
 
+# A side is A or B (the kernel), maybe +LSM (that LSM active).
 kernel_of() {
-	if [ "$1" = A ]; then echo "$kA"; else echo "$kB"; fi
+	case "$1" in A|A+*) echo "$kA" ;; *) echo "$kB" ;; esac
 }
 
 name_of() {
-	if [ "$1" = A ]; then echo "$base"; else echo "$series"; fi
+	case "$1" in A|A+*) echo "$base" ;; *) echo "$series" ;; esac
+}
+
+# append_of SIDE: the extra command line of SIDE's boots.
+append_of() {
+	case "$1" in
+	*+*) echo "${append:+$append }lsm=${1#*+}" ;;
+	*) echo "$append" ;;
+	esac
 }
 
 # cache_key SIDE ROUND SEED: what determines a boot's results.
 cache_key() {
-	local k ksha cmd fw
+	local k ksha cmd fw app
 	k=$(kernel_of "$1")
+	app=$(append_of "$1")
 	ksha=$(sha256sum <"$k/bzImage" | cut -d' ' -f1)
 	cmd=$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
-		--round "$2" --seed "$3" ${append:+--append "$append"})
+		--round "$2" --seed "$3" ${app:+--append "$app"})
 	fw=$("$top/guest/run-qemu.sh" --print-firmware)
 	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
 		"qemu $qemu_version firmware $fw" \
@@ -372,9 +398,10 @@ boot_dir() {
 # SOURCE: fresh (boot, then store in the cache), cache (replay the
 # cache), audit (boot a cached one again into DIR.audit, store nothing).
 boot_one() {
-	local b=$1 r=$2 s=$3 side=$4 src=$5 key=$6 dir k cfg replay=()
+	local b=$1 r=$2 s=$3 side=$4 src=$5 key=$6 dir k cfg replay=() app
 	local cdir=$NSB_CACHE/boots/$key
 	k=$(kernel_of "$side")
+	app=$(append_of "$side")
 	cfg=$(jq -er .config_hash "$k/meta.json") ||
 		{ echo "ab.sh: $k/meta.json: no config_hash" >&2; return 1; }
 	dir=$(boot_dir "$r" "$side")
@@ -385,7 +412,7 @@ boot_one() {
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
 		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
 		--context "nsbench_host_command=$host_cmd" \
-		--timeout "$timeout" ${append:+--append "$append"} \
+		--timeout "$timeout" ${app:+--append "$app"} \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
 	echo "$src $key" >"$dir.source"
 	[ "$src" = fresh ] && [ "$cache" = 1 ] || return 0
@@ -543,6 +570,7 @@ collect() {
 			# a profiled run's own results carry perf's overhead
 			case "$j" in *.bench.json) continue ;; esac
 			[ -f "$j" ] || continue
+			mkdir -p "$out/$side"
 			cp "$j" "$out/$side/$r-$(basename "$j")"
 		done
 		profiles "$dir" "$side" "$r"
@@ -589,9 +617,13 @@ fi
 # --- hand over to the comparison --------------------------------------------
 
 if [ "$checks" = 1 ]; then
-	progress "report" "$nsb report $out/B $out/A"
+	sdirs=()
+	for d in "$out"/[AB] "$out"/[AB]+*; do
+		ls "$d"/*.json >/dev/null 2>&1 && sdirs+=("$d")
+	done
+	progress "report" "$nsb report ${sdirs[*]}"
 	"$nsb" report --out="$out/report.txt" --json="$out/costs.json" \
-		"$out/B" "$out/A" || die "nsbench report failed"
+		"${sdirs[@]}" || die "nsbench report failed"
 	progress "report" "$out/report.txt"
 elif ls "$out"/A/*.json >/dev/null 2>&1; then
 	progress "compare" "$nsb compare A -- B"

@@ -10,8 +10,9 @@
 #               summary table on screen;
 #   2. checks   what each userns mount check costs: the toggles kernel in
 #               QEMU icount guests, every check on and off in the same
-#               boot, 6 rounds, boots in parallel (scripts/ab.sh --checks):
-#               results/run-<UTC>/;
+#               boot, 6 rounds of three boots (no LSM, SELinux, Smack),
+#               boots in parallel (scripts/ab.sh --checks): results/
+#               run-<UTC>/;
 #   3. report   its report on screen (text), report.md, costs.json and
 #               the headline plot beside the results and under plots/.
 #
@@ -21,8 +22,10 @@
 # 6: the fewest paired rounds whose sign-test interval reaches 95 %),
 # NSB_JOBS (boots at once, default the CPUs), NSB_BOOT_CACHE=0 (boot
 # everything, take no boot result from the cache), NSB_STOCK=1 (also boot
-# stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=1 (also
-# the SELinux and Smack boots: seeds 007 and 008), NSB_NATIVE_FILTER
+# stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=0 (no
+# SELinux and Smack boots: seeds 007 and 008 and the checks under an LSM
+# left out; by default every round boots the image with no LSM, with
+# SELinux and with Smack), NSB_NATIVE_FILTER
 # (stage 1's benchmarks; "." for the whole quick tier), NSB_BENCH_ARGS
 # (extra nsbench-bench flags for stage 1).
 
@@ -68,8 +71,11 @@ stage_native() {
 	families=$("$O/bench/nsbench-bench" --tier=quick --benchmark_list_tests \
 		--benchmark_filter="$filter" 2>/dev/null | cut -d/ -f1-2 | uniq)
 	# shellcheck disable=SC2086 # NSB_BENCH_ARGS is a word list on purpose
+	# 20 ms a repetition: the models' ns-scale ops run millions of
+	# times in it, and the stage stays well under a minute.
 	"$O/bench/nsbench-bench" --tier=quick --label=native-quick \
 		--out="$out" --benchmark_repetitions=3 \
+		--benchmark_min_time=0.02 \
 		--benchmark_filter="$filter" \
 		--benchmark_display_aggregates_only=true \
 		${NSB_BENCH_ARGS:-} >"$log" 2>&1 &
@@ -103,32 +109,24 @@ native_progress() {
 stage_checks() {
 	dir="$RESULTS/run-$stamp"
 	cmd="make run"
+	lsms="selinux smack"
 	[ "${NSB_STOCK:-0}" = 1 ] && cmd="NSB_STOCK=1 $cmd"
+	[ "${NSB_LSM:-1}" = 0 ] && { lsms=''; cmd="NSB_LSM=0 $cmd"; }
 
-	say "2/3 what each check costs: toggles kernel, ${NSB_MODE:-icount} guests"
+	say "2/3 what each check costs: toggles kernel, ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
 		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
+		${lsms:+--lsm-boots "$lsms"} \
 		--mode "${NSB_MODE:-icount}" --rounds "${NSB_ROUNDS:-6}" \
 		--jobs "${NSB_JOBS:-$(nproc)}" --bench "$O/bench/nsbench-bench" \
 		--out "$dir"
-	if [ "${NSB_LSM:-0}" = 1 ]; then
-		cmd="NSB_LSM=1 $cmd"
-		for lsm in selinux smack; do
-			say "2/3 $lsm boots (seeds 007, 008)"
-			scripts/ab.sh --checks --mode "${NSB_MODE:-icount}" \
-				--rounds "${NSB_ROUNDS:-6}" \
-				--jobs "${NSB_JOBS:-$(nproc)}" \
-				--bench "$O/bench/nsbench-bench" \
-				--plan guest/plans/lsm-cost.plan \
-				--boot-file "kernel-patches/configs/$lsm.boot" \
-				--out "$dir/$lsm"
-		done
-	fi
 
 	say "3/3 report: $dir"
-	set -- "$dir/B" "$dir/A"
-	[ "${NSB_LSM:-0}" = 1 ] && set -- "$@" "$dir/selinux/B" "$dir/smack/B"
+	set --
+	for d in "$dir"/[AB] "$dir"/[AB]+*; do
+		ls "$d"/*.json >/dev/null 2>&1 && set -- "$@" "$d"
+	done
 	"$O/nsbench" report --command="$cmd" --out="$dir/report.txt" \
 		--json="$dir/costs.json" "$@"
 	"$O/nsbench" report --markdown --command="$cmd" --out="$dir/report.md" "$@"
@@ -142,6 +140,26 @@ stage_checks() {
 	echo "   Markdown: $dir/report.md"
 	echo "   plot:     $(ls "$dir"/costs-*.png 2>/dev/null | tr '\n' ' ')"
 	boot_times "$dir/manifest.json"
+	boot_phases "$dir"
+}
+
+# boot_phases DIR: where the booted guests' time went, summed over the
+# boots (guest seconds: virtual time under icount, which tracks each
+# boot's wall time): the kernel's boot, the set-up (LSM policy,
+# perturbation), each kind of step, the plan's own work between steps
+# (the LSM probes), and the end (sync, reboot).
+boot_phases() {
+	cat "$1"/boots/r*-[AB]*/probes.txt 2>/dev/null | awk '
+		$1 == "phase.kernel" { k += $2; n++ }
+		$1 == "phase.setup" { s += $2 }
+		$1 == "phase.plan" { p += $2 }
+		$1 ~ /^phase\.step\./ { l = substr($1, 12); sub(/-(selinux|smack)$/, "", l)
+			st[l] += $2; steps += $2 }
+		$1 == "uptime" { u += $2 }
+		END { if (!n) exit
+			printf "   phases:   %d boot(s), guest s: kernel boot %.1f, set-up %.1f, steps %.1f (", n, k, s, steps
+			sep = ""; for (l in st) { printf "%s%s %.1f", sep, l, st[l]; sep = ", " }
+			printf "), between steps %.1f, end %.1f; total %.1f\n", p - steps, u - k - s - p, u }'
 }
 
 # boot_times MANIFEST: where the checks stage's time went.
@@ -158,6 +176,11 @@ for s in $STAGES; do
 	   exit 2 ;;
 	esac
 done
+
+case ${NSB_LSM:-1} in 0|1) ;;
+*) echo "nsbench: NSB_LSM must be 0 (no LSM boots) or 1, not '$NSB_LSM'" >&2
+   exit 2 ;;
+esac
 
 mkdir -p "$RESULTS"
 for s in $STAGES; do
