@@ -18,7 +18,25 @@ BENCH_LIBS := $(shell $(PKG_CONFIG) --libs benchmark 2>/dev/null || echo -lbench
 $(LIBNSBBENCH): $(BENCH_LIB_OBJS)
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(O)/bench/nsbench-bench: $(O)/bench/main.o $(LIBNSBBENCH) $(LIBNSBWL) $(LIBNSB)
+$(O)/bench/nsbench-bench: $(O)/bench/main.o $(O)/bench/version.o \
+			  $(LIBNSBBENCH) $(LIBNSBWL) $(LIBNSB)
 	$(call link_cxx,$(BENCH_LIBS) $(NSB_LIBS))
+
+# nsbench-bench's nsb_version() (linked before libnsb.a, whose version.o
+# it replaces): NSBENCH_GUEST_VERSION, the commit that last changed what
+# it and the guest image are made of (Makefile), so the image and the
+# boot cache's key change only with them.  The stamp is rewritten only
+# when the string changes.
+NSB_GUEST_VERSION_STAMP := $(O)/guest-version.txt
+
+$(NSB_GUEST_VERSION_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(NSBENCH_GUEST_VERSION)' | cmp -s - $@ || \
+		echo '$(NSBENCH_GUEST_VERSION)' >$@
+
+$(O)/bench/version.o: src/version.c $(NSB_GUEST_VERSION_STAMP)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) \
+		-DNSBENCH_VERSION='"$(NSBENCH_GUEST_VERSION)"' -c -o $@ $<
 
 PROGS += $(O)/bench/nsbench-bench

@@ -15,7 +15,7 @@
 # after deps (a sub-make).
 
 . "$(dirname "$0")/lib-tap.sh"
-tap_plan 9
+tap_plan 11
 
 need git git
 cd "$top" || exit 1
@@ -56,6 +56,23 @@ if [ -r /usr/src/linux-source-6.1.tar.xz ] && command -v busybox >/dev/null &&
 else
 	skip "no kernel source, busybox or checkpolicy: no guest image"
 fi
+
+# A commit that does not touch what the guest runs (docs, scripts, the
+# report) leaves nsbench-bench as it was (it carries the version of the
+# last commit that did), so the image and the boot cache's keys stay.
+cp "$tmp/b/build/bench/nsbench-bench" "$tmp/bench.before"
+(cd "$tmp/b" && echo "a note" >>README.md &&
+	git -c user.name=t -c user.email=t@t commit -qam "docs only" &&
+	make -s O=build build/bench/nsbench-bench) >"$tmp/build.log" 2>&1 &&
+	cmp -s "$tmp/bench.before" "$tmp/b/build/bench/nsbench-bench"
+ok $? "a docs-only commit builds the same nsbench-bench"
+(cd "$tmp/b" && echo "/* a change */" >>bench/main.c &&
+	git -c user.name=t -c user.email=t@t commit -qam "bench change" &&
+	make -s O=build build/bench/nsbench-bench) >"$tmp/build.log" 2>&1 &&
+	! cmp -s "$tmp/bench.before" "$tmp/b/build/bench/nsbench-bench" &&
+	strings "$tmp/b/build/bench/nsbench-bench" |
+		grep -qx "$(cd "$tmp/b" && git describe --always --tags)"
+ok $? "a commit to the measuring code: nsbench-bench carries its version"
 
 # make reads the link flags after deps: run and check call a sub-make.
 rc=0
