@@ -119,23 +119,11 @@ ctx_flags() {
 
 # --- plan vocabulary -----------------------------------------------------
 
-# uptime: the guest's seconds since boot (virtual time under icount:
-# instructions, a constant share of the host's wall time per boot).
-uptime_s() {
-	cut -d' ' -f1 /proc/uptime
-}
-
-# phase NAME SINCE: "PROBE phase.NAME SECONDS" from SINCE to now; the
-# host adds the phases of every boot up (make bench-stages).
-phase() {
-	msg "PROBE phase.$1 $(echo "$2 $(uptime_s)" | awk '{ printf "%.2f", $2 - $1 }')"
-}
-
 # bench LABEL FILTER...: one nsbench-bench run over the filters (joined
 # with '|'), one results JSON.  Words starting with -- are nsbench-bench
 # flags (e.g. --tier=full); more flags: BENCH_ARGS.
 bench() {
-	local label=$1 filter='' flags='' w out rc t0
+	local label=$1 filter='' flags='' w out rc
 	shift
 	for w in "$@"; do
 		case "$w" in
@@ -148,7 +136,6 @@ bench() {
 		msg "STEP $label skipped:no-nsbench-bench"
 		return 0
 	fi
-	t0=$(uptime_s)
 	# shellcheck disable=SC2046
 	/bin/nsbench-bench $(ctx_flags) --label="$label" --out="$out" \
 		--benchmark_filter="$filter" $flags ${BENCH_ARGS:-} \
@@ -156,7 +143,6 @@ bench() {
 	rc=$?
 	tail -n 5 /tmp/$label.log
 	[ -f "$out" ] && send "$label.json" "$out"
-	phase "step.$label" "$t0"
 	msg "STEP $label $rc"
 }
 
@@ -325,10 +311,6 @@ suid_foreign() {
 # --- run the plan --------------------------------------------------------
 
 msg "INIT mode=$NSB_MODE round=$NSB_ROUND seed=$NSB_SEED aslr=$NSB_ASLR kernel=$(uname -r)"
-# Where a boot's time goes: the kernel's boot up to here, the set-up
-# (LSM policy, perturbation), each step, the end.
-NSB_T_SETUP=$(uptime_s)
-msg "PROBE phase.kernel $NSB_T_SETUP"
 # LSM scenarios (mkinitramfs.sh --lsm): load the active LSM's policy or
 # rules and the labelled ext4 image; plans may then run lsm_check.
 if [ -r /lsm/setup.sh ]; then
@@ -337,9 +319,6 @@ if [ -r /lsm/setup.sh ]; then
 	lsm_setup || msg "PROBE lsm.setup failed"
 fi
 perturb "$NSB_SEED"
-phase setup "$NSB_T_SETUP"
-NSB_T_PLAN=$(uptime_s)
 # shellcheck disable=SC1091
 . /plan
-phase plan "$NSB_T_PLAN"
 finish 0

@@ -181,6 +181,7 @@ fail() {
 }
 
 : >"$console"
+rm -f "$out/wall.txt"
 : >"$raw"
 t0=$(date +%s)
 status=
@@ -212,10 +213,24 @@ clock() {
 	if [ "$mode" = kvm ]; then echo "$el"; else qemu_cpu; fi
 }
 
+# wall.txt: when (wall seconds after QEMU started, to the second) the
+# guest reached INIT and each STEP: where a boot's wall time goes.
+seen=0
+note_wall() {
+	local lines n
+	lines=$(grep -a '^@@NSB \(INIT\|STEP\)' "$console" | tr -d '\r') || return 0
+	n=$(printf '%s\n' "$lines" | grep -c .)
+	[ "$n" -gt "$seen" ] || return 0
+	printf '%s\n' "$lines" | sed -n "$((seen + 1)),\$p" |
+		sed "s/^@@NSB /$el /" >>"$out/wall.txt"
+	seen=$n
+}
+
 while kill -0 "$qpid" 2>/dev/null; do
 	sleep 1
 	el=$(($(date +%s) - t0))
 	c=$(clock)
+	note_wall
 	if grep -q 'Kernel panic' "$console"; then
 		fail "kernel panic after ${el}s: $(grep -m1 'Kernel panic' "$console" | tr -d '\r')"
 	fi
@@ -236,6 +251,9 @@ while kill -0 "$qpid" 2>/dev/null; do
 done
 wait "$qpid" || status=$?
 trap - EXIT INT TERM
+el=$(($(date +%s) - t0))
+note_wall
+echo "$el END" >>"$out/wall.txt"
 fi
 el=$(($(date +%s) - t0))
 

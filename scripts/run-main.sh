@@ -143,23 +143,21 @@ stage_checks() {
 	boot_phases "$dir"
 }
 
-# boot_phases DIR: where the booted guests' time went, summed over the
-# boots (guest seconds: virtual time under icount, which tracks each
-# boot's wall time): the kernel's boot, the set-up (LSM policy,
-# perturbation), each kind of step, the plan's own work between steps
-# (the LSM probes), and the end (sync, reboot).
+# boot_phases DIR: where the booted guests' wall time went, summed over
+# the boots that were booted (not taken from the cache): QEMU start and
+# the kernel's boot up to /init, each kind of step (LSM-named labels
+# folded), and the end (sync, reboot, QEMU's exit); from each boot's
+# wall.txt (guest/run-qemu.sh: the second each STEP line arrived).
 boot_phases() {
-	cat "$1"/boots/r*-[AB]*/probes.txt 2>/dev/null | awk '
-		$1 == "phase.kernel" { k += $2; n++ }
-		$1 == "phase.setup" { s += $2 }
-		$1 == "phase.plan" { p += $2 }
-		$1 ~ /^phase\.step\./ { l = substr($1, 12); sub(/-(selinux|smack)$/, "", l)
-			st[l] += $2; steps += $2 }
-		$1 == "uptime" { u += $2 }
+	cat "$1"/boots/r*-[AB]*/wall.txt 2>/dev/null | awk '
+		$2 == "INIT" { k += $1; t = $1; n++; next }
+		$2 == "STEP" { l = $3; sub(/-(selinux|smack)$/, "", l)
+			st[l] += $1 - t; t = $1; next }
+		$2 == "END" { e += $1 - t; w += $1 }
 		END { if (!n) exit
-			printf "   phases:   %d boot(s), guest s: kernel boot %.1f, set-up %.1f, steps %.1f (", n, k, s, steps
-			sep = ""; for (l in st) { printf "%s%s %.1f", sep, l, st[l]; sep = ", " }
-			printf "), between steps %.1f, end %.1f; total %.1f\n", p - steps, u - k - s - p, u }'
+			printf "   phases:   wall s over %d booted boot(s): %.0f in all; to /init %.0f;", n, w, k
+			for (l in st) printf " %s %.0f,", l, st[l]
+			printf " end %.0f\n", e }'
 }
 
 # boot_times MANIFEST: where the checks stage's time went.
