@@ -27,7 +27,7 @@ set -u
 need_guest
 need checkpolicy checkpolicy
 need mkfs.ext4 e2fsprogs
-tap_plan 14
+tap_plan 16
 
 cfg=$top/kernel-patches/configs
 kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles \
@@ -96,6 +96,29 @@ for b in bad:
 sys.exit(1 if bad or not rows else 0)
 PY
 	ok $? "$l: sys/lsm rows pass their label preconditions in the guest"
+done
+
+# The in-boot A/B of the mount-time switch: each row's two mounts (made
+# with the switch off, on) proved before the clock.  Userns-owned
+# (depth 1): SELinux labels from the xattr (1) off, from the mountpoint
+# (2) on; Smack takes the xattr label in both, and refuses a file with
+# it on the untrusted superblock (1 | 4) on.  Init-owned (depth 0): both
+# mounts alike.
+states() {	# states LSM DEPTH: "OFF/ON" of the stat/fuse row
+	jq -r --arg n "sys/lsm/$1/stat/fuse/self/depth:$2/manual_time" \
+		'.benchmarks[] | select(.name == $n) |
+		"\(.nsb_result_off)/\(.nsb_result_on)"' "$tmp/$1/lsm-cost.json" \
+		2>/dev/null
+}
+for l in selinux smack; do
+	if [ -z "$bench" ]; then
+		echo "ok $((n += 1)) - $l: mounts per state # SKIP no nsbench-bench with sys/lsm (make)"
+		continue
+	fi
+	want=2
+	[ "$l" = smack ] && want=5
+	[ "$(states "$l" 1)" = "1/$want" ] && [ "$(states "$l" 0)" = 1/1 ]
+	ok $? "$l: the switch's two mounts label apart on a userns mount ($(states "$l" 1)), alike on init's ($(states "$l" 0))"
 done
 tap_done
 }
