@@ -15,7 +15,7 @@
 # after deps (a sub-make).
 
 . "$(dirname "$0")/lib-tap.sh"
-tap_plan 11
+tap_plan 10
 
 need git git
 cd "$top" || exit 1
