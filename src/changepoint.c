@@ -62,6 +62,8 @@ void nsb_cp_opts_default(struct nsb_cp_opts *o)
 	o->perms = NSB_CP_PERMS;
 	o->min_size = NSB_CP_MIN_SIZE;
 	o->threshold = NSB_CP_THRESHOLD;
+	o->threshold_given = false;
+	o->band = 0;	/* timed series; history.c sets it for icount */
 	o->seed = NSB_CP_SEED;
 }
 
