@@ -56,8 +56,9 @@ static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
 "detected (CI above 0), not gated.  Exit 1 then when an icount row with\n"
 "GATE yes is off, beyond its A/A bound or without a result (on a side,\n"
 "not measured), or a row without a prediction is slower (a predicted\n"
-"row's 'slower' is expected); exit 2 when FILE is bad or no predicted\n"
-"benchmark was measured.\n";
+"row's 'slower' is expected; one under a --threshold you gave passes,\n"
+"as above); exit 2 when FILE is bad or no predicted benchmark was\n"
+"measured.\n";
 
 static const char *const metrics[] = { "real_time", "cpu_time", NULL };
 
