@@ -180,9 +180,9 @@ static void md_table(FILE *f, const struct nsb_comparison *c,
 		else
 			snprintf(aa, sizeof(aa), "not measured");
 		nsb_fmt_under(under, sizeof(under), c, e);
-		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | %s%s%s%s%s "
-			"| %s |\n", n ? (int)n - 1 : 0, r->name, label, a, b,
-			sh, e->pct, nsb_verdict_name(e->verdict),
+		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | "
+			"%s%s%s%s%s | %s |\n", n ? (int)n - 1 : 0, r->name,
+			label, a, b, sh, e->pct, nsb_verdict_name(e->verdict),
 			e->band > NSB_ICOUNT_BAND ? "\\*" : "",
 			*under ? " (" : "", under, *under ? ")" : "", aa);
 	}

@@ -18,8 +18,9 @@
  * shift (src/stats.h) excludes zero.  An icount series (band > 0) is
  * judged as every icount table judges a row: flagged when the shift is
  * slower or faster against +-band instructions (nsb_band_verdict), and
- * only then, if the user gave one, at least the threshold.  Unflagged change points are merged
- * away and the neighbours' statistics recomputed, as Otava does.
+ * only then, if the user gave one, at least the threshold.  Unflagged
+ * change points are merged away and the neighbours' statistics
+ * recomputed, as Otava does.
  */
 #ifndef NSB_CHANGEPOINT_H
 #define NSB_CHANGEPOINT_H

@@ -350,8 +350,8 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		else
 			snprintf(d, sizeof(d), "%+.1f %%", r->e.pct);
 		nsb_fmt_under(under, sizeof(under), c, &r->e);
-		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | **%s**%s%s%s%s%s%s "
-			"|\n", a, b, d, ci, p, r->e.mde_pct,
+		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | "
+			"**%s**%s%s%s%s%s%s |\n", a, b, d, ci, p, r->e.mde_pct,
 			nsb_verdict_name(r->e.verdict),
 			r->e.band > NSB_ICOUNT_BAND ? " \\*" : "",
 			*under ? " (" : "", under, *under ? ")" : "",

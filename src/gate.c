@@ -835,10 +835,10 @@ static int parse_args(struct gate *g, int argc, char **argv)
 			     "option: e.g. side A of an A/B, NEW.json side B)",
 			     set_baseline),
 		OPT_CALLBACK("threshold", &g->threshold, "PCT",
-			     "timed rows: the regression band in % (default "
-			     XSTR(GATE_THRESHOLD) ";\n"
-			     "native timing needs more).  icount rows: not the\n"
-			     "band (+-1 insn) but a filter, only when given",
+			     "timed rows: the regression band in %\n"
+			     "(default " XSTR(GATE_THRESHOLD) "; native timing "
+			     "needs more).\nicount rows: not the band (+-1 "
+			     "insn) but a filter,\nonly when given",
 			     set_threshold),
 		OPT_CALLBACK("format", &g->fmt, "FMT",
 			     "text (default), ktap (KTAP version 1, for prove,\n"
@@ -938,7 +938,8 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate g = {
 		.history = NSB_HISTORY_DEFAULT, .baseline = "last-accepted",
-		.threshold = NAN,	/* not typed: set_threshold refuses NaN */
+		/* NAN: not typed (set_threshold refuses a NaN) */
+		.threshold = NAN,
 	};
 	int ret = parse_args(&g, argc, argv);
 
