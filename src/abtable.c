@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "src/abtable.h"
+#include "src/compare.h"
 #include "src/costs.h"
 #include "src/profile.h"
 
@@ -42,7 +43,7 @@ static bool same_family(const char *a, const char *b)
 static void text_row(FILE *f, const struct nsb_comparison *c,
 		     const struct nsb_row *r)
 {
-	char label[96], a[32], b[32], sh[96], pct[32], line[400];
+	char label[96], a[32], b[32], sh[96], pct[32], line[400], under[96];
 	const struct nsb_effect *e = &r->e;
 
 	nsb_cost_label(label, sizeof(label), r->name + family_len(r->name));
@@ -61,8 +62,16 @@ static void text_row(FILE *f, const struct nsb_comparison *c,
 		fprintf(f, "  %s\n", label);
 		*label = 0;
 	}
-	fprintf(f, "  %-*s %6s %6s %-*s %6s %s\n", LABEL_W, label, a, b,
-		SHIFT_W, sh, pct, nsb_verdict_name(e->verdict));
+	fprintf(f, "  %-*s %6s %6s %-*s %6s %s%s\n", LABEL_W, label, a, b,
+		SHIFT_W, sh, pct, nsb_verdict_name(e->verdict),
+		e->band > NSB_ICOUNT_BAND ? "*" : "");
+	/* the user's threshold beside the verdict, never instead of it */
+	nsb_fmt_under(under, sizeof(under), c, e);
+	if (*under) {
+		snprintf(line, sizeof(line), "%s, %s", nsb_verdict_name(
+			 e->verdict), under);
+		nsb_wrap(f, "      ", line);
+	}
 }
 
 /* The A/A line under a family: rows [from, to). */
@@ -104,12 +113,20 @@ static void text_table(FILE *f, const struct nsb_comparison *c,
 	char line[400];
 	size_t i, start;
 
+	char band[120];
+
+	if (c->base.icount)
+		snprintf(band, sizeof(band), "+-%g insn or, marked *, against "
+			 "the row's A/A residual where that is larger",
+			 NSB_ICOUNT_BAND);
+	else
+		snprintf(band, sizeof(band), "+-%.1f%%", c->o.threshold);
 	snprintf(line, sizeof(line), "What the patch costs: %s per op on "
 		 "the base and the patched kernel; shift = patched - base "
 		 "(paired rows: median of per-round differences, sign-test "
 		 "95%% CI; unpaired: Hodges-Lehmann, Moses 95%% CI); %% of "
-		 "the op; verdict against +-%.1f%%.", c->base.icount ?
-		 "instructions" : "ns", c->o.threshold);
+		 "the op; verdict against %s.", c->base.icount ?
+		 "instructions" : "ns", band);
 	nsb_wrap(f, "", line);
 	fprintf(f, "\n  %-*s %6s %6s %-*s %6s %s\n", LABEL_W, "scenario",
 		"base", "patch", SHIFT_W, "shift [95% CI]", "% op", "verdict");
@@ -145,7 +162,7 @@ static void md_table(FILE *f, const struct nsb_comparison *c,
 		const struct nsb_row *r = &c->rows[i];
 		const struct nsb_effect *e = &r->e;
 		size_t n = family_len(r->name);
-		char label[96], a[32], b[32], sh[96], aa[96];
+		char label[96], a[32], b[32], sh[96], aa[96], under[96];
 
 		nsb_cost_label(label, sizeof(label), r->name);
 		if (e->verdict >= NSB_SKIP) {
@@ -162,9 +179,12 @@ static void md_table(FILE *f, const struct nsb_comparison *c,
 			nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
 		else
 			snprintf(aa, sizeof(aa), "not measured");
-		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | %s | "
-			"%s |\n", n ? (int)n - 1 : 0, r->name, label, a, b,
-			sh, e->pct, nsb_verdict_name(e->verdict), aa);
+		nsb_fmt_under(under, sizeof(under), c, e);
+		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | "
+			"%s%s%s%s%s | %s |\n", n ? (int)n - 1 : 0, r->name,
+			label, a, b, sh, e->pct, nsb_verdict_name(e->verdict),
+			e->band > NSB_ICOUNT_BAND ? "\\*" : "",
+			*under ? " (" : "", under, *under ? ")" : "", aa);
 	}
 	/* a table cannot hold a block under a row: each after the table */
 	for (i = 0; i < c->n; i++)
@@ -179,16 +199,23 @@ void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p)
 {
-	char line[200];
+	char line[400];
 
 	if (markdown)
 		md_table(f, c, p);
 	else
 		text_table(f, c, p);
 	fputc('\n', f);
-	snprintf(line, sizeof(line), "%zu slower, %zu faster, %zu same, "
-		 "%zu noisy, %zu skipped, %zu failed.", c->count[NSB_SLOWER], c->count[NSB_FASTER],
-		 c->count[NSB_SAME], c->count[NSB_NOISY], c->count[NSB_SKIP],
-		 c->count[NSB_ERROR]);
-	nsb_wrap(f, "", line);
+	nsb_fmt_counts(line, sizeof(line), c);
+	strcat(line, ".");
+	if (markdown)
+		fprintf(f, "%s\n", line);
+	else
+		nsb_wrap(f, "", line);
+	/* which rule decided, in one line (a paragraph in Markdown) */
+	nsb_rule_text(line, sizeof(line), c);
+	if (markdown)
+		fprintf(f, "\n%s\n", line);
+	else
+		nsb_wrap(f, "", line);
 }

@@ -27,6 +27,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "src/changepoint.h"
+#include "src/compare.h"
 
 struct cp_ctx {
 	const struct nsb_cp_opts *o;
@@ -61,6 +62,8 @@ void nsb_cp_opts_default(struct nsb_cp_opts *o)
 	o->perms = NSB_CP_PERMS;
 	o->min_size = NSB_CP_MIN_SIZE;
 	o->threshold = NSB_CP_THRESHOLD;
+	o->threshold_given = false;
+	o->band = 0;	/* timed series; history.c sets it for icount */
 	o->seed = NSB_CP_SEED;
 }
 
@@ -261,11 +264,19 @@ static int measure(const double *x, size_t n, const size_t *idx, size_t k,
 				  NSB_ALPHA, &cp->shift);
 }
 
-static bool flagged(const struct nsb_cp *cp, double threshold)
+static bool flagged(const struct nsb_cp *cp, const struct nsb_cp_opts *o)
 {
-	return cp->before != 0 && isfinite(cp->pct) &&
-	       fabs(cp->pct) >= threshold &&
-	       (cp->shift.lo > 0 || cp->shift.hi < 0);
+	bool big = fabs(cp->pct) >= o->threshold;
+	enum nsb_verdict v;
+
+	if (cp->before == 0 || !isfinite(cp->pct))
+		return false;
+	if (o->band > 0) {
+		v = nsb_band_verdict(&cp->shift, o->band, true);
+		return (v == NSB_SLOWER || v == NSB_FASTER) &&
+		       (!o->threshold_given || big);
+	}
+	return big && (cp->shift.lo > 0 || cp->shift.hi < 0);
 }
 
 /*
@@ -275,7 +286,7 @@ static bool flagged(const struct nsb_cp *cp, double threshold)
  * number kept, or -1.
  */
 static long filter(const double *x, size_t n, size_t *idx, size_t k,
-		   double threshold, struct nsb_cp *cps)
+		   const struct nsb_cp_opts *o, struct nsb_cp *cps)
 {
 	double *buf = malloc((n ? n : 1) * sizeof(*buf));
 	size_t i, worst;
@@ -289,7 +300,7 @@ static long filter(const double *x, size_t n, size_t *idx, size_t k,
 		for (i = 0; i < k; i++) {
 			if (measure(x, n, idx, k, i, &cps[i], buf))
 				goto fail;
-			if (flagged(&cps[i], threshold))
+			if (flagged(&cps[i], o))
 				continue;
 			if (!drop || fabs(cps[i].pct) < fabs(cps[worst].pct))
 				worst = i;
@@ -368,7 +379,7 @@ long nsb_changepoints(const double *x, size_t n, const struct nsb_cp_opts *o,
 	*cps = calloc(c.nidx ? c.nidx : 1, sizeof(**cps));
 	if (!*cps)
 		goto out;
-	k = filter(x, n, c.idx, c.nidx, opts.threshold, *cps);
+	k = filter(x, n, c.idx, c.nidx, &opts, *cps);
 	if (k < 0) {
 		free(*cps);
 		*cps = NULL;

@@ -15,8 +15,12 @@
  * A statistically real change is not yet worth an alarm: a change point
  * is *flagged* only if its size (median after against median before) is
  * at least the threshold in percent AND the Hodges-Lehmann interval of the
- * shift (src/stats.h) excludes zero.  Unflagged change points are merged
- * away and the neighbours' statistics recomputed, as Otava does.
+ * shift (src/stats.h) excludes zero.  An icount series (band > 0) is
+ * judged as every icount table judges a row: flagged when the shift is
+ * slower or faster against +-band instructions (nsb_band_verdict), and
+ * only then, if the user gave one, at least the threshold.  Unflagged
+ * change points are merged away and the neighbours' statistics
+ * recomputed, as Otava does.
  */
 #ifndef NSB_CHANGEPOINT_H
 #define NSB_CHANGEPOINT_H
@@ -37,6 +41,10 @@ struct nsb_cp_opts {
 	size_t perms;		/* permutations per test */
 	size_t min_size;	/* points on each side of a split */
 	double threshold;	/* percent: smaller changes are not flagged */
+	bool threshold_given;	/* band > 0: only then does it filter */
+	double band;		/* > 0: an icount series (instructions),
+				 * flagged when the shift lies beyond
+				 * +-band (nsb_band_verdict) */
 	unsigned long seed;	/* the generator restarts per series */
 };
 

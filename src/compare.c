@@ -176,21 +176,28 @@ static void to_pct(struct nsb_effect *e)
 	e->hi_pct = 100 * e->shift.hi / e->base;
 }
 
+enum nsb_verdict nsb_band_verdict(const struct nsb_interval *s, double band,
+				  bool sig)
+{
+	if (s->lo >= -band && s->hi <= band)
+		return NSB_SAME;
+	if (sig && s->lo > 0 && s->est > band)
+		return NSB_SLOWER;
+	if (sig && s->hi < 0 && s->est < -band)
+		return NSB_FASTER;
+	return NSB_NOISY;
+}
+
 /*
  * The verdict against +-thr percent of the base, or, when abs > 0,
- * against +-abs in the row's own unit (the in-boot check costs: an
- * instruction is the resolution icount gives, whatever the op costs).
+ * against +-abs in the row's own unit (icount: an instruction is the
+ * resolution it gives, whatever the op costs).
  */
 static void verdict(struct nsb_effect *e, double thr, double abs)
 {
-	double est = e->pct, lo = e->lo_pct, hi = e->hi_pct;
+	struct nsb_interval pct = { e->pct, e->lo_pct, e->hi_pct, 0 };
 
-	if (abs > 0) {
-		est = e->shift.est;
-		lo = e->shift.lo;
-		hi = e->shift.hi;
-		thr = abs;
-	}
+	e->band = abs > 0 ? abs : 0;
 	e->verdict = NSB_NOISY;
 	if (e->base <= 0 || !isfinite(e->pct)) {
 		snprintf(e->note, sizeof(e->note), "base median is not > 0");
@@ -203,12 +210,26 @@ static void verdict(struct nsb_effect *e, double thr, double abs)
 			 100 * e->shift.level);
 		return;
 	}
-	if (lo >= -thr && hi <= thr)
-		e->verdict = NSB_SAME;
-	else if (e->p < NSB_ALPHA && lo > 0 && est > thr)
-		e->verdict = NSB_SLOWER;
-	else if (e->p < NSB_ALPHA && hi < 0 && est < -thr)
-		e->verdict = NSB_FASTER;
+	e->verdict = abs > 0 ? nsb_band_verdict(&e->shift, abs,
+						 e->p < NSB_ALPHA) :
+		     nsb_band_verdict(&pct, thr, e->p < NSB_ALPHA);
+}
+
+double nsb_icount_verdict(struct nsb_effect *e, double residual)
+{
+	double band = fmax(NSB_ICOUNT_BAND, residual);
+
+	verdict(e, 0, band);
+	if (residual > NSB_ICOUNT_BAND && e->verdict == NSB_SAME)
+		e->verdict = NSB_NOISY;
+	return band;
+}
+
+/* The smallest shift a row must resolve: the band, else the threshold. */
+static double resolve(const struct nsb_cmp_opts *o, double base)
+{
+	return o->abs_threshold > 0 ? o->abs_threshold :
+	       o->threshold / 100 * base;
 }
 
 static int effect_paired(const struct nsb_cmp_opts *o,
@@ -241,7 +262,7 @@ static int effect_paired(const struct nsb_cmp_opts *o,
 	to_pct(e);
 	e->mde_pct = 100 * nsb_mde(gsl_stats_sd(d, 1, k), k, 0, 0) / e->base;
 	e->n_needed = nsb_n_needed(gsl_stats_sd(d, 1, k), 0, true,
-				   o->threshold / 100 * e->base);
+				   resolve(o, e->base));
 	if (dropped)
 		snprintf(e->note, sizeof(e->note),
 			 "%zu base round(s) without a patched partner", dropped);
@@ -270,7 +291,7 @@ static int effect_unpaired(const struct nsb_cmp_opts *o,
 	to_pct(e);
 	e->mde_pct = 100 * nsb_mde(sa->sd, sa->n, sb->sd, sb->n) / e->base;
 	e->n_needed = nsb_n_needed(sa->sd, sb->sd, false,
-				   o->threshold / 100 * e->base);
+				   resolve(o, e->base));
 	return 0;
 }
 
@@ -350,7 +371,26 @@ static int compare_row(struct nsb_comparison *c, struct nsb_row *r)
 	if (nsb_summarize(aa->v, aa->n, &saa) ||
 	    effect(&c->o, r->a, aa, &r->sa, &saa, &r->aa))
 		return -1;
+	/* as the in-boot table: a larger A/A residual is the band */
+	if (c->base.icount && r->e.verdict < NSB_SKIP &&
+	    r->aa.verdict < NSB_SKIP)
+		nsb_icount_verdict(&r->e, fabs(r->aa.shift.est));
 	return 0;
+}
+
+/*
+ * Under icount the verdict says whether the change is real; a
+ * --threshold the user gave says whether it is big enough to matter to
+ * them.  Reported beside the verdict, never instead of it.
+ */
+static void mark_threshold(const struct nsb_comparison *c, struct nsb_row *r)
+{
+	struct nsb_effect *e = &r->e;
+
+	e->under_thr = c->base.icount && c->o.threshold_given &&
+		       (e->verdict == NSB_SLOWER ||
+			e->verdict == NSB_FASTER) &&
+		       fabs(e->pct) < c->o.threshold;
 }
 
 static void warn_one_sided(const struct nsb_side *s,
@@ -452,7 +492,12 @@ static void finish(struct nsb_comparison *c)
 	size_t i, k = 0;
 
 	for (i = 0; i < c->n; i++) {
-		c->count[c->rows[i].e.verdict]++;
+		struct nsb_effect *e = &c->rows[i].e;
+
+		mark_threshold(c, &c->rows[i]);
+		c->count[e->verdict]++;
+		if (e->under_thr)
+			c->under_thr[e->verdict]++;
 		c->rows[i].p_holm = NAN;
 	}
 	if (!p || !adj)
@@ -521,8 +566,12 @@ int nsb_compare_load(struct nsb_comparison *c,
 	if (load_side(&c->base, f->base, f->nbase, m) ||
 	    load_side(&c->patched, f->patched, f->npatched, m) ||
 	    load_side(&c->aa, f->aa, f->naa, m) ||
-	    same_unit(&c->base, &c->patched) || same_unit(&c->base, &c->aa) ||
-	    build_rows(c))
+	    same_unit(&c->base, &c->patched) || same_unit(&c->base, &c->aa))
+		return -1;
+	/* icount: the instrument's resolution, not a % of the op */
+	if (c->base.icount && !(c->o.abs_threshold > 0))
+		c->o.abs_threshold = NSB_ICOUNT_BAND;
+	if (build_rows(c))
 		return -1;
 	finish(c);
 	return 0;
@@ -540,5 +589,5 @@ void nsb_comparison_free(struct nsb_comparison *c)
 
 int nsb_compare_status(const struct nsb_comparison *c)
 {
-	return c->count[NSB_SLOWER] ? 1 : 0;
+	return c->count[NSB_SLOWER] > c->under_thr[NSB_SLOWER] ? 1 : 0;
 }

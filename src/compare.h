@@ -14,16 +14,29 @@
 #include "src/samples.h"
 #include "src/stats.h"
 
+/*
+ * The band a verdict is judged against: +-threshold % of the base in
+ * native, KVM and TCG runs; under icount +-NSB_ICOUNT_BAND instructions,
+ * the resolution of the instrument, or the row's A/A residual where one
+ * was measured and is larger.
+ */
 enum nsb_verdict {
-	NSB_SAME,	/* estimate and CI inside +-threshold */
-	NSB_FASTER,	/* significant, beyond -threshold */
-	NSB_SLOWER,	/* significant, beyond +threshold */
+	NSB_SAME,	/* estimate and CI inside +-band */
+	NSB_FASTER,	/* significant, beyond -band */
+	NSB_SLOWER,	/* significant, beyond +band */
 	NSB_NOISY,	/* the run cannot tell */
 	NSB_SKIP,	/* no samples: skipped on a side */
 	NSB_ERROR,	/* no samples: failed on a side */
 };
 
 const char *nsb_verdict_name(enum nsb_verdict v);
+
+/*
+ * Instructions: what icount resolves (one virtual ns is one retired
+ * guest instruction), so the band of every icount verdict unless a
+ * row's A/A residual is larger.
+ */
+#define NSB_ICOUNT_BAND	1.0
 
 /* The shift of one side against another, as the verdict sees it. */
 struct nsb_effect {
@@ -36,6 +49,10 @@ struct nsb_effect {
 	double mde_pct;			/* minimum detectable effect */
 	size_t n_needed;		/* per side (or rounds) for threshold */
 	enum nsb_verdict verdict;
+	double band;			/* > 0: judged against +-band in
+					 * the row's unit (icount) */
+	bool under_thr;			/* icount: slower or faster, but
+					 * under the user's --threshold */
 	/* unpaired */
 	struct nsb_mwu mwu;
 	struct nsb_interval hl, ratio;
@@ -57,6 +74,8 @@ struct nsb_row {
 
 struct nsb_cmp_opts {
 	double threshold;	/* percent */
+	bool threshold_given;	/* icount: --threshold was typed, so it
+				 * filters what fails the exit status */
 	double abs_threshold;	/* > 0: in the row's unit instead */
 	unsigned long seed;	/* bootstrap */
 	size_t reps;		/* bootstrap resamples */
@@ -97,6 +116,7 @@ struct nsb_comparison {
 	size_t n;
 	size_t count[NSB_ERROR + 1];
 	size_t holm_kept;	/* slower/faster rows with Holm p < alpha */
+	size_t under_thr[NSB_SLOWER + 1];	/* of count[]: under_thr */
 	char **argv;		/* the command line, for "reproduce" */
 	int argc;
 };
@@ -122,7 +142,26 @@ void nsb_comparison_free(struct nsb_comparison *c);
  */
 int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
 	       const struct nsb_series *b, struct nsb_effect *e);
-/* Exit status for a CI gate: 1 if any row is slower, else 0. */
+/*
+ * The verdict of an interval against +-band: same when it lies inside,
+ * slower (faster) when sig and it lies above 0 with its estimate beyond
+ * +band (below 0, beyond -band), noisy otherwise.  Every verdict of
+ * nsbench is this rule, in percent or in the row's unit.
+ */
+enum nsb_verdict nsb_band_verdict(const struct nsb_interval *s, double band,
+				  bool sig);
+/*
+ * The icount rule, shared by the in-boot table (costs.c) and every
+ * two-kernel table: e judged against +-NSB_ICOUNT_BAND instructions, or
+ * against the A/A residual (>= 0) where it is larger; inside a residual
+ * larger than the band is noisy, not same (the run cannot tell a cost
+ * from its absence there).  Returns the band.
+ */
+double nsb_icount_verdict(struct nsb_effect *e, double residual);
+/*
+ * Exit status for a CI gate: 1 if any row is slower, except, in icount
+ * units, rows under a --threshold the user gave; else 0.
+ */
 int nsb_compare_status(const struct nsb_comparison *c);
 
 /* --- compare_cli.c ------------------------------------------------------ */
@@ -154,6 +193,18 @@ void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
  * fenced with "``", control characters as '?'; cut to fit buf.
  */
 void nsb_md_code(char *buf, size_t len, const char *s);
+
+/*
+ * The rule the verdicts were taken under, one sentence naming the mode:
+ * icount's instruction band and the user's --threshold as a filter, or
+ * the percent band of native, KVM and TCG runs.
+ */
+void nsb_rule_text(char *buf, size_t len, const struct nsb_comparison *c);
+/* "+1.8%, under your 2% threshold" for such a row, else "". */
+void nsb_fmt_under(char *buf, size_t len, const struct nsb_comparison *c,
+		   const struct nsb_effect *e);
+/* "1 slower, 0 faster, ... 0 failed" with the rows under a threshold. */
+void nsb_fmt_counts(char *buf, size_t len, const struct nsb_comparison *c);
 
 /* Output of compare; also used by report. */
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);

@@ -4,6 +4,7 @@
  * report, plot): the options they share, BASE... -- PATCHED..., and
  * `nsbench compare` itself.  The engine is compare.c.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +25,23 @@
 "paired by round: the per-round median differences, their median with a\n" \
 "sign-test CI and the Wilcoxon signed-rank p.  Otherwise: Hodges-Lehmann\n" \
 "shift with its Moses CI and the Mann-Whitney U p, and a bootstrap ratio\n" \
-"of medians.  Exit: 0 no regression beyond the threshold, 1 regression\n" \
-"(a 'slower' row), 2 usage or input error.  Rows that failed or were\n" \
-"skipped are reported, not gated.\n"
+"of medians.\n" \
+"\n" \
+"Verdicts: in native, KVM and TCG runs against +-PCT of the base median\n" \
+"(--threshold, default 2): slower/faster when p < 0.05 and the estimate\n" \
+"lies beyond it, same when the whole 95% CI lies inside it, noisy\n" \
+"otherwise (with the MDE and the samples needed).  In icount runs (one\n" \
+"virtual ns is one guest instruction) against +-1 instruction, what the\n" \
+"instrument resolves, or against the row's A/A residual (--aa) where that\n" \
+"is larger (then a CI inside it is noisy, not same): the rule of the\n" \
+"in-boot check-cost table.  There --threshold is not the verdict's band\n" \
+"but a filter you choose: a slower or faster row whose change is under\n" \
+"it says so beside its verdict ('slower, +1.8 %, under your 2 %\n" \
+"threshold') and does not fail the exit status.\n" \
+"\n" \
+"Exit: 0 no regression, 1 regression (a 'slower' row; in icount runs\n" \
+"one not under a --threshold you gave), 2 usage or input error.  Rows\n" \
+"that failed or were skipped are reported, not gated.\n"
 
 static const char compare_epilog[] = COMPARE_EPILOG;
 
@@ -41,8 +56,9 @@ static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
 "detected (CI above 0), not gated.  Exit 1 then when an icount row with\n"
 "GATE yes is off, beyond its A/A bound or without a result (on a side,\n"
 "not measured), or a row without a prediction is slower (a predicted\n"
-"row's 'slower' is expected); exit 2 when FILE is bad or no predicted\n"
-"benchmark was measured.\n";
+"row's 'slower' is expected; one under a --threshold you gave passes,\n"
+"as above); exit 2 when FILE is bad or no predicted benchmark was\n"
+"measured.\n";
 
 static const char *const metrics[] = { "real_time", "cpu_time", NULL };
 
@@ -71,10 +87,11 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 	const struct nsb_option opts[] = {
 		OPT_INCLUDE(extra),
 		OPT_DOUBLE("threshold", &c->o.threshold, "PCT",
-			   "noise threshold in percent of the base median\n"
-			   "(default 2).  Verdicts: slower/faster when p < 0.05\n"
-			   "and the estimate lies beyond +-PCT; same when the\n"
-			   "whole 95% CI lies inside +-PCT; else noisy"),
+			   "native/KVM/TCG: the verdict's band in percent of\n"
+			   "the base median (default 2).  icount: a filter\n"
+			   "beside the verdict, which is taken against +-1\n"
+			   "instruction (see below); without it every slower\n"
+			   "row fails the exit status"),
 		OPT_CALLBACK("aa", &aa, "FILE",
 			     "a second run of the base (an A/A pair; repeatable):\n"
 			     "its residual against BASE is reported per benchmark\n"
@@ -95,6 +112,8 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 	};
 
 	nsb_comparison_init(c, NULL);
+	/* NAN: not typed (OPT_DOUBLE takes finite numbers only) */
+	c->o.threshold = NAN;
 	/* the command line as typed, for the report's "reproduce" */
 	c->argc = argc;
 	c->argv = argv;
@@ -108,6 +127,9 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 	if (ret)
 		goto out;
 	c->o.metric = metrics[metric];
+	c->o.threshold_given = !isnan(c->o.threshold);
+	if (!c->o.threshold_given)
+		c->o.threshold = nsb_cmp_defaults.threshold;
 	sep = nsb_split_sides(u, argc, args);
 	if (sep < 0) {
 		ret = NSB_PARSE_ERROR;

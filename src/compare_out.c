@@ -43,6 +43,63 @@ static void fmt_ci(char *buf, size_t len, const struct nsb_effect *e)
 	snprintf(buf, len, "[%+.1f%%, %+.1f%%]", e->lo_pct, e->hi_pct);
 }
 
+void nsb_rule_text(char *buf, size_t len, const struct nsb_comparison *c)
+{
+	const char *mode = nsb_side_ctx(&c->base, "nsbench_mode");
+
+	if (c->base.icount) {
+		snprintf(buf, len, "Rule (icount): verdicts against +-%g insn, "
+			 "what the instrument resolves, or the row's A/A "
+			 "residual where that is larger (marked *); %s",
+			 NSB_ICOUNT_BAND, c->o.threshold_given ?
+			 "" : "no --threshold given: every slower row fails "
+			 "the exit status.");
+		if (c->o.threshold_given)
+			snprintf(buf + strlen(buf), len - strlen(buf),
+				 "--threshold %g%% is your filter, shown "
+				 "beside the verdict: a slower row under it "
+				 "does not fail the exit status.",
+				 c->o.threshold);
+		return;
+	}
+	snprintf(buf, len, "Rule (%s): verdicts against +-%g%% of the base "
+		 "median (--threshold): slower/faster when p < 0.05 and the "
+		 "shift lies beyond it, same when the whole CI lies inside "
+		 "it, noisy otherwise (with the MDE).", mode ? mode : "native",
+		 c->o.threshold);
+}
+
+void nsb_fmt_under(char *buf, size_t len, const struct nsb_comparison *c,
+		   const struct nsb_effect *e)
+{
+	*buf = 0;
+	if (e->under_thr)
+		snprintf(buf, len, "%+.1f%%, under your %g%% threshold",
+			 e->pct, c->o.threshold);
+}
+
+/* " (2 under your 2% threshold)" after a count, or "". */
+static void count_under(char *buf, size_t len, const struct nsb_comparison *c,
+			enum nsb_verdict v)
+{
+	*buf = 0;
+	if (c->under_thr[v])
+		snprintf(buf, len, " (%zu under your %g%% threshold)",
+			 c->under_thr[v], c->o.threshold);
+}
+
+void nsb_fmt_counts(char *buf, size_t len, const struct nsb_comparison *c)
+{
+	char slow[64], fast[64];
+
+	count_under(slow, sizeof(slow), c, NSB_SLOWER);
+	count_under(fast, sizeof(fast), c, NSB_FASTER);
+	snprintf(buf, len, "%zu slower%s, %zu faster%s, %zu same, %zu noisy, "
+		 "%zu skipped, %zu failed", c->count[NSB_SLOWER], slow,
+		 c->count[NSB_FASTER], fast, c->count[NSB_SAME],
+		 c->count[NSB_NOISY], c->count[NSB_SKIP], c->count[NSB_ERROR]);
+}
+
 /* Length of the "dir/" prefix all row names share (0 for one row). */
 static size_t common_prefix(const struct nsb_comparison *c)
 {
@@ -136,22 +193,48 @@ static void text_row(FILE *f, const struct nsb_comparison *c,
 	fprintf(f, "  %12s %12s %+7.1f%%  %-16s %6s  %s\n", a, b,
 		r->e.pct, ci, p, nsb_verdict_name(r->e.verdict));
 	if (ic) {
+		char under[96];
+
 		/* a +101-instruction change is what icount is for */
-		snprintf(line, sizeof(line), "shift %+.1f insn [%+.1f, %+.1f]",
-			 r->e.shift.est, r->e.shift.lo, r->e.shift.hi);
+		nsb_fmt_under(under, sizeof(under), c, &r->e);
+		snprintf(line, sizeof(line), "shift %+.1f insn [%+.1f, %+.1f] "
+			 "against +-%.1f insn%s%s%s%s", r->e.shift.est,
+			 r->e.shift.lo, r->e.shift.hi, r->e.band,
+			 r->e.band > NSB_ICOUNT_BAND ? " (A/A residual) *" :
+			 "", *under ? "; " : "",
+			 *under ? nsb_verdict_name(r->e.verdict) : "",
+			 *under ? ", " : "");
+		if (*under)
+			strcat(line, under);
 		nsb_wrap(f, "    ", line);
 	}
-	if (r->e.verdict == NSB_NOISY) {
+	if (r->e.verdict == NSB_NOISY && r->e.band > NSB_ICOUNT_BAND) {
+		/* more rounds narrow the CI, not the residual */
+		nsb_wrap(f, "    ", "noisy: the CI lies inside the A/A "
+			 "residual, where the run cannot tell a change from "
+			 "none");
+	} else if (r->e.verdict == NSB_NOISY) {
+		char res[32];
+
+		if (ic)
+			snprintf(res, sizeof(res), "+-%.1f insn", r->e.band);
+		else
+			snprintf(res, sizeof(res), "%.1f%%", c->o.threshold);
 		snprintf(line, sizeof(line), "noisy: MDE %.1f%%; ~%zu %s "
-			 "needed to resolve %.1f%%%s%s", r->e.mde_pct,
+			 "needed to resolve %s%s%s", r->e.mde_pct,
 			 r->e.n_needed, r->e.paired ? "rounds" :
-			 "samples per side", c->o.threshold,
+			 "samples per side", res,
 			 *r->e.note ? "; " : "", r->e.note);
 		nsb_wrap(f, "    ", line);
 	} else if (*r->e.note) {
 		nsb_wrap(f, "    ", r->e.note);
 	}
-	if (r->has_aa) {
+	if (r->has_aa && ic) {
+		snprintf(line, sizeof(line), "A/A residual %+.1f insn [%+.1f, "
+			 "%+.1f]: %s", r->aa.shift.est, r->aa.shift.lo,
+			 r->aa.shift.hi, nsb_verdict_name(r->aa.verdict));
+		nsb_wrap(f, "    ", line);
+	} else if (r->has_aa) {
 		fmt_ci(ci, sizeof(ci), &r->aa);
 		snprintf(line, sizeof(line), "A/A residual %+.1f%% %s: %s",
 			 r->aa.pct, ci, nsb_verdict_name(r->aa.verdict));
@@ -164,11 +247,13 @@ static void text_notes(FILE *f, const struct nsb_comparison *c)
 	char line[600];
 	size_t tested = c->n - c->count[NSB_SKIP] - c->count[NSB_ERROR];
 
-	snprintf(line, sizeof(line), "%zu slower, %zu faster, %zu same, "
-		 "%zu noisy, %zu skipped, %zu failed (threshold %.1f%%).",
-		 c->count[NSB_SLOWER], c->count[NSB_FASTER], c->count[NSB_SAME],
-		 c->count[NSB_NOISY], c->count[NSB_SKIP], c->count[NSB_ERROR],
-		 c->o.threshold);
+	nsb_fmt_counts(line, sizeof(line), c);
+	if (!c->base.icount)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 " (threshold %.1f%%)", c->o.threshold);
+	strcat(line, ".");
+	nsb_wrap(f, "", line);
+	nsb_rule_text(line, sizeof(line), c);
 	nsb_wrap(f, "", line);
 	nsb_wrap(f, "", "delta: patched vs base in % of the base median; "
 		 "unpaired rows: Hodges-Lehmann shift, Moses 95% CI, "
@@ -229,7 +314,7 @@ void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 {
-	char a[24], b[24], ci[40], p[16], d[64];
+	char a[24], b[24], ci[40], p[16], d[160], rule[400], under[96];
 	size_t i;
 	bool ic = c->base.icount;
 
@@ -264,16 +349,20 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 				 r->e.shift.est, r->e.pct);
 		else
 			snprintf(d, sizeof(d), "%+.1f %%", r->e.pct);
-		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | **%s**%s%s |\n",
-			a, b, d, ci, p, r->e.mde_pct,
-			nsb_verdict_name(r->e.verdict), *r->e.note ? ": " : "",
-			r->e.note);
+		nsb_fmt_under(under, sizeof(under), c, &r->e);
+		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | "
+			"**%s**%s%s%s%s%s%s |\n", a, b, d, ci, p, r->e.mde_pct,
+			nsb_verdict_name(r->e.verdict),
+			r->e.band > NSB_ICOUNT_BAND ? " \\*" : "",
+			*under ? " (" : "", under, *under ? ")" : "",
+			*r->e.note ? ": " : "", r->e.note);
 	}
-	fprintf(f, "\n%zu slower, %zu faster, %zu same, %zu noisy, "
-		"%zu skipped, %zu failed; threshold %.1f %%.\n",
-		c->count[NSB_SLOWER], c->count[NSB_FASTER], c->count[NSB_SAME],
-		c->count[NSB_NOISY], c->count[NSB_SKIP], c->count[NSB_ERROR],
-		c->o.threshold);
+	nsb_fmt_counts(d, sizeof(d), c);
+	fprintf(f, "\n%s", d);
+	if (!c->base.icount)
+		fprintf(f, "; threshold %.1f %%", c->o.threshold);
+	nsb_rule_text(rule, sizeof(rule), c);
+	fprintf(f, ".\n%s\n", rule);
 	fprintf(f, "Delta: patched vs base in %% of the base median; unpaired "
 		"rows: Hodges-Lehmann shift, Moses CI, Mann-Whitney U p; "
 		"paired rows: median of per-round differences, sign-test CI, "
@@ -346,6 +435,9 @@ static json_t *effect_json(const struct nsb_effect *e)
 
 	if (!j)
 		return NULL;
+	if (e->band > 0)
+		json_object_set_new(j, "band", nsb_json_num(e->band));
+	json_object_set_new(j, "under_threshold", json_boolean(e->under_thr));
 	if (e->paired) {
 		json_object_set_new(j, "test", json_string("wilcoxon"));
 		json_object_set_new(j, "rounds", json_integer((json_int_t)
@@ -424,8 +516,14 @@ json_t *nsb_compare_json(const struct nsb_comparison *c)
 		"aa_files", files_json(&c->aa), "rows", rows);
 	if (!root)
 		return NULL;
+	json_object_set_new(root, "rule", json_string(c->base.icount ?
+			    "icount-band" : "threshold"));
+	json_object_set_new(root, "threshold_given",
+			    json_boolean(c->o.threshold_given));
 	json_object_set_new(root, "summary", json_pack(
-		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+		"slower_under_threshold",
+		(json_int_t)c->under_thr[NSB_SLOWER],
 		"slower", (json_int_t)c->count[NSB_SLOWER],
 		"faster", (json_int_t)c->count[NSB_FASTER],
 		"same", (json_int_t)c->count[NSB_SAME],

@@ -360,16 +360,9 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	 * Beyond the limit the row still says what it can: its verdict is
 	 * taken against the residual itself, not against 1 instruction.
 	 */
-	if (r->unreliable && r->has_aa && c->icount) {
-		struct nsb_cmp_opts o = c->o;
-
-		o.abs_threshold = residual(r);
-		if (nsb_effect(&o, off ? off : &none, on, &r->cost))
-			return -1;
-		/* inside the residual is not "no cost": it cannot tell */
-		if (r->cost.verdict == NSB_SAME)
-			r->cost.verdict = NSB_NOISY;
-	}
+	if (r->unreliable && r->has_aa && c->icount &&
+	    r->cost.verdict < NSB_SKIP)
+		nsb_icount_verdict(&r->cost, residual(r));
 	return 0;
 }
 
@@ -423,7 +416,7 @@ int nsb_costs_compute(struct nsb_costs *c)
 		return -1;
 	}
 	/* One instruction is what icount resolves; else percent. */
-	c->o.abs_threshold = c->icount ? 1.0 : 0;
+	c->o.abs_threshold = c->icount ? NSB_ICOUNT_BAND : 0;
 	for (i = 0; i < c->nfam; i++) {
 		struct nsb_cost_family *f = &c->fam[i];
 

@@ -24,7 +24,7 @@
 #include "src/options.h"
 #include "src/cli.h"
 
-#define GATE_THRESHOLD	1	/* percent; icount noise is ~0.1 % */
+#define GATE_THRESHOLD	1	/* percent, native/KVM/TCG rows */
 
 enum gate_fmt { FMT_TEXT, FMT_KTAP, FMT_JUNIT };
 
@@ -47,6 +47,8 @@ struct gate {
 	const char *history, *baseline, *results_dir, *run_id;
 	const char *ktap_out, *junit_out;
 	double threshold;
+	bool threshold_given;	/* icount: only then a filter */
+	bool icount, native;	/* the units of the rows gated */
 	enum gate_fmt fmt;
 	bool have_re;
 	regex_t re;
@@ -380,22 +382,50 @@ static void level_pct(char *buf, size_t len, double level)
 	snprintf(buf, len, "%.0f%%", 100 * level);
 }
 
-/* ci: what the interval of the change is ("95% CI"). */
+/*
+ * Under icount the verdict is taken on instructions against +-band;
+ * a --threshold the user gave is a filter beside it (src/compare.h).
+ */
+static bool under_threshold(const struct gate *g, enum nsb_verdict v,
+			    double pct)
+{
+	return g->threshold_given && (v == NSB_SLOWER || v == NSB_FASTER) &&
+	       fabs(pct) < g->threshold;
+}
+
+/*
+ * ci: what the interval of the change is ("95% CI"); insn: under icount
+ * the shift and its interval in instructions and the band they were
+ * judged against, else NULL.
+ */
 static int point_verdict(struct gate *g, const char *name,
 			 enum nsb_verdict v, const double pct[3],
-			 const double val[2], bool icount, const char *note,
-			 const char *ci)
+			 const double val[2], const double insn[4],
+			 const char *note, const char *ci)
 {
 	struct nsb_tpoint *t = new_point(g, name, v);
-	char a[32], b[32];
+	bool icount = insn != NULL, under = icount &&
+		      under_threshold(g, v, pct[0]);
+	char a[32], b[32], why[64] = "";
 
 	if (!t)
 		return -1;
-	t->result = v == NSB_SLOWER ? NSB_T_FAIL : NSB_T_OK;
-	snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%s %+.2f..%+.2f %%)"
-		 "%s%s", verdict_word(v), pct[0], ci, pct[1], pct[2],
-		 v == NSB_NOISY ? ", not gated" : "",
-		 v == NSB_NOISY && note && *note ? ": " : "");
+	t->result = v == NSB_SLOWER && !under ? NSB_T_FAIL : NSB_T_OK;
+	if (under)
+		snprintf(why, sizeof(why), ", under your %g %% threshold, "
+			 "not gated", g->threshold);
+	if (icount)
+		snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%+.1f insn, "
+			 "%s %+.1f..%+.1f insn against +-%g)%s%s%s",
+			 verdict_word(v), pct[0], insn[0], ci, insn[1],
+			 insn[2], insn[3], why,
+			 v == NSB_NOISY ? ", not gated" : "",
+			 v == NSB_NOISY && note && *note ? ": " : "");
+	else
+		snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%s %+.2f.."
+			 "%+.2f %%)%s%s", verdict_word(v), pct[0], ci, pct[1],
+			 pct[2], v == NSB_NOISY ? ", not gated" : "",
+			 v == NSB_NOISY && note && *note ? ": " : "");
 	if (v == NSB_NOISY && note && *note)
 		snprintf(t->text + strlen(t->text),
 			 sizeof(t->text) - strlen(t->text), "%s", note);
@@ -435,9 +465,10 @@ static enum nsb_verdict verdict_cis(const struct nsb_hrec *a,
 static int history_row(struct gate *g, const struct nsb_hrec *r)
 {
 	const struct nsb_hrec *a = side_find(&g->base, r->bench);
-	double pct[3] = { 0 }, val[2];
+	double pct[3] = { 0 }, val[2], insn[4];
 	enum nsb_verdict v;
 	char why[160], lvl[16], ci[32];
+	bool icount;
 
 	if (strcmp(r->status, "ok"))
 		return point_unusable(g, r->bench, !strcmp(r->status, "error"),
@@ -453,15 +484,30 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 		return point_unusable(g, r->bench, false, why);
 	}
 	v = verdict_cis(a, r, g->threshold, pct);
+	icount = !strcmp(r->unit, NSB_UNIT_ICOUNT);
+	if (icount) {
+		/* the same widest interval, in instructions */
+		struct nsb_interval sh = { r->median - a->median,
+					   r->ci_lo - a->ci_hi,
+					   r->ci_hi - a->ci_lo, 0 };
+
+		insn[0] = sh.est;
+		insn[1] = sh.lo;
+		insn[2] = sh.hi;
+		insn[3] = NSB_ICOUNT_BAND;
+		v = a->median > 0 ? nsb_band_verdict(&sh, NSB_ICOUNT_BAND,
+						     true) : NSB_NOISY;
+	}
+	g->icount |= icount;
+	g->native |= !icount;
 	val[0] = a->median;
 	val[1] = r->median;
 	level_pct(lvl, sizeof(lvl), a->ci_level < r->ci_level ?
 		  a->ci_level : r->ci_level);
 	snprintf(ci, sizeof(ci), "medians' %s CIs", lvl);
-	return point_verdict(g, r->bench, v, pct, val,
-			     !strcmp(r->unit, NSB_UNIT_ICOUNT),
+	return point_verdict(g, r->bench, v, pct, val, icount ? insn : NULL,
 			     v == NSB_NOISY ? "CIs of the medians overlap "
-			     "the threshold" : NULL, ci);
+			     "the band" : NULL, ci);
 }
 
 static int gate_history(struct gate *g)
@@ -488,10 +534,12 @@ static int compare_row(struct gate *g, const struct nsb_comparison *c,
 	if (e->verdict == NSB_SKIP || e->verdict == NSB_ERROR)
 		return point_unusable(g, r->name, r->b->errors && !r->b->n,
 				      e->note);
+	double insn[4] = { e->shift.est, e->shift.lo, e->shift.hi, e->band };
+
 	level_pct(ci, sizeof(ci), e->shift.level);
 	strcat(ci, " CI");
 	return point_verdict(g, r->name, e->verdict, pct, val,
-			     c->base.icount, e->note, ci);
+			     c->base.icount ? insn : NULL, e->note, ci);
 }
 
 /* The comparison engine on the accepted baseline's and this run's files. */
@@ -500,6 +548,7 @@ static int run_compare(struct gate *g, struct nsb_comparison *c)
 	struct nsb_cmp_opts o = nsb_cmp_defaults;
 
 	o.threshold = g->threshold;
+	o.threshold_given = g->threshold_given;
 	nsb_comparison_init(c, &o);
 	if (!nsb_compare_load(c, &(struct nsb_cmp_files){
 		.base = g->base.files, .nbase = g->base.nfiles,
@@ -522,6 +571,8 @@ static int gate_compare(struct gate *g)
 	snprintf(g->method, sizeof(g->method), "nsbench compare on the "
 		 "results files (%s)", c.n && c.rows[0].e.paired ?
 		 "paired by A/B round" : "Hodges-Lehmann, unpaired");
+	g->icount = c.base.icount;
+	g->native = !c.base.icount;
 	for (i = 0; i < c.n; i++)
 		if (wanted(g, c.rows[i].name) && compare_row(g, &c, &c.rows[i]))
 			goto out;
@@ -578,18 +629,42 @@ static void provenance(const struct side *s, char *buf, size_t len)
 		 r->mode ? r->mode : "?");
 }
 
-#define NHDR 5
+#define NHDR 6
+
+/* Which rule decided, per unit of the rows gated: one line. */
+static void rule(const struct gate *g, char *buf, size_t len)
+{
+	char ic[160] = "", nat[96] = "";
+
+	if (g->icount && g->threshold_given)
+		snprintf(ic, sizeof(ic), "icount rows against +-%g insn, "
+			 "failing only at %g %% or more (--threshold)",
+			 NSB_ICOUNT_BAND, g->threshold);
+	else if (g->icount)
+		snprintf(ic, sizeof(ic), "icount rows against +-%g insn, "
+			 "every regression fails", NSB_ICOUNT_BAND);
+	if (g->native)
+		snprintf(nat, sizeof(nat), "timed rows against +-%g %% "
+			 "(--threshold) with p < 0.05", g->threshold);
+	snprintf(buf, len, "rule: %s%s%s", ic, *ic && *nat ? "; " : "", nat);
+	if (!*ic && !*nat)
+		snprintf(buf, len, "rule: none (no row compared)");
+}
 
 static void header(const struct gate *g, char lines[NHDR][256])
 {
-	char prov[200];
+	char prov[200], thr[48] = "";
 
-	snprintf(lines[0], 256, "nsbench gate: run %s against %s%s%s%s, "
-		 "threshold %g %%", g->cur.run ? g->cur.run : "?",
+	/* under icount alone a threshold is there only if the user gave one */
+	if (g->native || !g->icount || g->threshold_given)
+		snprintf(thr, sizeof(thr), ", threshold %g %%", g->threshold);
+	snprintf(lines[0], 256, "nsbench gate: run %s against %s%s%s%s%s",
+		 g->cur.run ? g->cur.run : "?",
 		 g->base.run ? g->base.run : "no baseline",
 		 g->base.run ? " (" : "", g->base.run ? g->base.how : "",
-		 g->base.run ? ")" : "", g->threshold);
+		 g->base.run ? ")" : "", thr);
 	snprintf(lines[1], 256, "method: %s", g->method);
+	rule(g, lines[5], 256);
 	snprintf(lines[2], 256, "nsbench %s", nsb_version());
 	provenance(&g->base, prov, sizeof(prov));
 	snprintf(lines[3], 256, "base: %s", prov);
@@ -600,8 +675,8 @@ static void header(const struct gate *g, char lines[NHDR][256])
 static void print_ktap(FILE *f, const struct gate *g)
 {
 	char lines[NHDR][256];
-	const char *hdr[NHDR] = { lines[0], lines[1], lines[2], lines[3],
-				  lines[4] };
+	const char *hdr[NHDR] = { lines[0], lines[1], lines[5], lines[2],
+				  lines[3], lines[4] };
 
 	header(g, lines);
 	nsb_ktap_print(f, hdr, NHDR, g->t, g->n);
@@ -612,11 +687,11 @@ static void print_ktap(FILE *f, const struct gate *g)
 static void print_text(FILE *f, const struct gate *g)
 {
 	char lines[NHDR][256];
-	size_t i, k[NSB_ERROR + 1] = { 0 }, fail = failures(g);
+	size_t i, k[NSB_ERROR + 1] = { 0 }, fail = failures(g), under = 0;
 
 	header(g, lines);
-	fprintf(f, "%s\n%s\n%s\n%s\n\n", lines[0], lines[1], lines[3],
-		lines[4]);
+	fprintf(f, "%s\n%s\n%s\n%s\n%s\n\n", lines[0], lines[1], lines[5],
+		lines[3], lines[4]);
 	for (i = 0; i < g->n; i++) {
 		k[g->v[i]]++;
 		fprintf(f, "%-7s %s\n        %s\n",
@@ -624,10 +699,17 @@ static void print_text(FILE *f, const struct gate *g)
 			g->t[i].result == NSB_T_SKIP ? "skip" : "ok",
 			g->t[i].name, g->t[i].text);
 	}
-	fprintf(f, "\n%s: %zu regression(s), %zu error(s), %zu same, %zu "
-		"improvement(s), %zu noisy, %zu skipped, of %zu\n",
-		fail ? "FAIL" : "PASS", k[NSB_SLOWER], k[NSB_ERROR],
-		k[NSB_SAME], k[NSB_FASTER], k[NSB_NOISY], k[NSB_SKIP], g->n);
+	fprintf(f, "\n%s: %zu regression(s)", fail ? "FAIL" : "PASS",
+		k[NSB_SLOWER]);
+	/* regressions the user's threshold let through are still counted */
+	for (i = 0; i < g->n; i++)
+		under += g->v[i] == NSB_SLOWER && g->t[i].result != NSB_T_FAIL;
+	if (under)
+		fprintf(f, " (%zu under your %g %% threshold)", under,
+			g->threshold);
+	fprintf(f, ", %zu error(s), %zu same, %zu improvement(s), %zu noisy, "
+		"%zu skipped, of %zu\n", k[NSB_ERROR], k[NSB_SAME],
+		k[NSB_FASTER], k[NSB_NOISY], k[NSB_SKIP], g->n);
 }
 
 static void print_fmt(FILE *f, const struct gate *g, enum gate_fmt fmt)
@@ -674,15 +756,23 @@ static const struct nsb_usage gate_usage = {
 	.synopsis = "nsbench gate [options] [NEW.json...]",
 	.about =
 "Compare the newest run of the history (or the run made of NEW.json...)\n"
-"with a baseline, benchmark by benchmark; exit 1 if any is slower beyond\n"
-"the threshold (or failed in the new run), 0 otherwise, 2 on error.\n",
+"with a baseline, benchmark by benchmark; exit 1 if any is a regression\n"
+"(or failed in the new run), 0 otherwise, 2 on error.\n",
 	.epilog =
 "With the results files of both runs (the history records where they\n"
 "were; or NEW.json and a results-file baseline) the verdicts are those of\n"
 "'nsbench compare'; with the history alone, the medians are compared and\n"
 "the change's CI is the widest the two medians' CIs allow.  A run without\n"
 "a baseline yet gives skips and exit 0; an accepted baseline the history\n"
-"does not hold is an error (exit 2).\n",
+"does not hold is an error (exit 2).\n"
+"\n"
+"The rule, stated in the output's 'rule:' line: timed rows (native, KVM,\n"
+"TCG) are a regression when p < 0.05 and the change lies beyond\n"
+"+-threshold %.  icount rows (guest instructions) are judged as the\n"
+"in-boot check-cost table judges them without an A/A side: against +-1\n"
+"instruction, what the instrument resolves; every regression fails the\n"
+"gate unless you give --threshold, which then lets through regressions\n"
+"smaller than it, each reported as 'under your threshold, not gated'.\n",
 };
 
 /* --baseline=WHICH: the last one given; given more than once, files. */
@@ -745,9 +835,10 @@ static int parse_args(struct gate *g, int argc, char **argv)
 			     "option: e.g. side A of an A/B, NEW.json side B)",
 			     set_baseline),
 		OPT_CALLBACK("threshold", &g->threshold, "PCT",
-			     "regression threshold in % (default "
-			     XSTR(GATE_THRESHOLD) ": icount's\n"
-			     "noise is ~0.1 %, native timing needs more)",
+			     "timed rows: the regression band in %\n"
+			     "(default " XSTR(GATE_THRESHOLD) "; native timing "
+			     "needs more).\nicount rows: not the band (+-1 "
+			     "insn) but a filter,\nonly when given",
 			     set_threshold),
 		OPT_CALLBACK("format", &g->fmt, "FMT",
 			     "text (default), ktap (KTAP version 1, for prove,\n"
@@ -847,9 +938,14 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate g = {
 		.history = NSB_HISTORY_DEFAULT, .baseline = "last-accepted",
-		.threshold = GATE_THRESHOLD,
+		/* NAN: not typed (set_threshold refuses a NaN) */
+		.threshold = NAN,
 	};
 	int ret = parse_args(&g, argc, argv);
+
+	g.threshold_given = !isnan(g.threshold);
+	if (!g.threshold_given)
+		g.threshold = GATE_THRESHOLD;
 
 	if (ret) {
 		gate_free(&g);

@@ -108,7 +108,10 @@ static int set_sig(const struct nsb_option *opt, const char *arg)
 
 static int set_threshold(const struct nsb_option *opt, const char *arg)
 {
-	return num_arg(arg, 0, 1000, opt->value);
+	struct nsb_cp_opts *cp = opt->value;
+
+	cp->threshold_given = true;
+	return num_arg(arg, 0, 1000, &cp->threshold);
 }
 
 /* a count in [lo, hi]: a double as typed, truncated */
@@ -160,7 +163,7 @@ static int set_false_alarms(const struct nsb_option *opt, const char *arg)
  */
 static int parse(struct hopts *o, int argc, char **argv)
 {
-	char sig[64], perms[64], thr[64], min_size[64], seed[80];
+	char sig[64], perms[64], thr[160], min_size[64], seed[80];
 	const struct nsb_option opts[] = {
 		OPT_STRING("history", &o->history, "FILE",
 			   "the history (default " NSB_HISTORY_DEFAULT ")"),
@@ -207,7 +210,7 @@ static int parse(struct hopts *o, int argc, char **argv)
 			  "zero."),
 		OPT_CALLBACK("sig", &o->cp.sig, "P", sig, set_sig),
 		OPT_CALLBACK("perms", &o->cp.perms, "N", perms, set_perms),
-		OPT_CALLBACK("threshold", &o->cp.threshold, "PCT", thr,
+		OPT_CALLBACK("threshold", &o->cp, "PCT", thr,
 			     set_threshold),
 		OPT_CALLBACK("min-size", &o->cp.min_size, "N", min_size,
 			     set_min_size),
@@ -221,8 +224,9 @@ static int parse(struct hopts *o, int argc, char **argv)
 		 NSB_CP_SIG);
 	snprintf(perms, sizeof(perms), "permutations per test (default %d)",
 		 NSB_CP_PERMS);
-	snprintf(thr, sizeof(thr), "smallest change flagged, %% (default %g)",
-		 NSB_CP_THRESHOLD);
+	snprintf(thr, sizeof(thr), "smallest change flagged, %% (default %g;"
+		 "\nicount series: flagged beyond +-1 insn, and PCT\nonly "
+		 "filters when given)", NSB_CP_THRESHOLD);
 	snprintf(min_size, sizeof(min_size), "runs on each side of a change "
 		 "(default %d)", NSB_CP_MIN_SIZE);
 	snprintf(seed, sizeof(seed), "generator seed (default %lu): results "
@@ -478,13 +482,18 @@ static int view(struct hopts *o, const struct nsb_history *h,
 	long k;
 	size_t i;
 
+	struct nsb_cp_opts cp = o->cp;
+
 	bv->icount = bv->n && !strcmp(bv->pts[0]->unit, NSB_UNIT_ICOUNT);
+	/* instructions: the band every icount table judges against */
+	if (bv->icount)
+		cp.band = NSB_ICOUNT_BAND;
 	x = malloc((bv->n + 1) * sizeof(*x));
 	if (!x)
 		return -1;
 	for (i = 0; i < bv->n; i++)
 		x[i] = bv->pts[i]->median;
-	k = nsb_changepoints(x, bv->n, &o->cp, &bv->cps);
+	k = nsb_changepoints(x, bv->n, &cp, &bv->cps);
 	free(x);
 	if (k < 0)
 		return -1;
@@ -524,6 +533,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 	json_t *out = json_array(), *seen = json_object();
 	struct bench_view bv;
 	size_t i, shown = 0, changes = 0;
+	bool icount = false;
 	long n;
 	int ret = 2;
 
@@ -538,6 +548,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 		if (n > 0 && view(o, h, &bv, out))
 			n = -1;
 		changes += bv.ncp;
+		icount |= bv.icount;
 		free(bv.pts);
 		free(bv.cps);
 		if (n < 0)
@@ -546,10 +557,18 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 	}
 	if (o->json && json_dumpf(out, stdout, JSON_INDENT(2)) == 0)
 		putchar('\n');
-	if (shown && !o->json && o->sub != SUB_PLOT)
+	if (shown && !o->json && o->sub != SUB_PLOT) {
 		printf("\n%zu change point(s) in %zu benchmark(s) (sig %g, %zu "
 		       "permutations, threshold %g %%)\n", changes, shown,
 		       o->cp.sig, o->cp.perms, o->cp.threshold);
+		/* which rule flagged them, for icount series */
+		if (icount)
+			printf("rule: icount series flagged when the shift "
+			       "lies beyond +-%g insn%s\n", NSB_ICOUNT_BAND,
+			       o->cp.threshold_given ? ", and only at the "
+			       "threshold or more" : "; the threshold only "
+			       "filters when given");
+	}
 	if (!shown)
 		fprintf(stderr, "nsbench history: no benchmark with results "
 			"in %s%s\n", h->path, o->have_re ? " matching" : "");

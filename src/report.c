@@ -538,8 +538,13 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 
 		/* wrapped: a series name may be long */
 		snprintf(line, sizeof(line), "nsbench: patched (series %s) vs "
-			 "base (series %s), %s mode, threshold %.1f%%", b, a,
-			 mode, c->o.threshold);
+			 "base (series %s), %s mode", b, a, mode);
+		/* icount: a threshold is the user's filter, if any */
+		if (!c->base.icount || c->o.threshold_given)
+			snprintf(line + strlen(line), sizeof(line) -
+				 strlen(line), ", %sthreshold %.1f%%",
+				 c->base.icount ? "your " : "",
+				 c->o.threshold);
 		nsb_wrap(f, "", line);
 		fputc('\n', f);
 	}

@@ -26,7 +26,10 @@ run 1 "gate: regression" gate "$H" --format=ktap
 cp "$tmp/out" "$tmp/regression.ktap"
 run 0 "gate: improvement" gate "$H" --format=ktap "$FIX/icount-faster.json"
 cp "$tmp/out" "$tmp/improvement.ktap"
-run 0 "gate: no change" gate "$H" "$FIX/icount-same.json"
+run 1 "gate: +16 insn is a regression under icount" gate "$H" \
+	"$FIX/icount-same.json"
+run 0 "gate: ... under a --threshold=1 the user gives" gate "$H" \
+	--threshold=1 "$FIX/icount-same.json"
 run 2 "gate: bad --format" gate "$H" --format=xml
 
 # --- KTAP ------------------------------------------------------------------

@@ -107,17 +107,28 @@ static void with_results(void)
 	   out_has("nsbench compare"), "+3 %% (compare): regression, exit 1");
 	if (r != 1)
 		show_out();
+	/* icount: the verdict stays; the user's threshold filters the exit */
 	r = run(cmd_gate, "gate", H, "--threshold=5", NULL);
-	ok(r == 0 && out_has("same +3.00 %"),
-	   "+3 %% under --threshold=5: same, exit 0");
+	ok(r == 0 && out_has("regression +3.00 %") &&
+	   out_has("under your 5 % threshold, not gated") &&
+	   out_has("failing only at 5 % or more"),
+	   "+3 %% with --threshold=5: regression under it, exit 0");
 	r = run(cmd_gate, "gate", H, "--benchmark=^fix/open", NULL);
 	ok(r == 0 && !out_has("fix/exec"), "--benchmark selects; exit 0");
 
 	r = run(cmd_gate, "gate", H, FIX "icount-faster.json", NULL);
 	ok(r == 0 && out_has("improvement -3.00 %"),
 	   "-3 %% (compare): improvement, exit 0");
+	/* +16 insn per exec is what icount resolves: a regression ... */
 	r = run(cmd_gate, "gate", H, FIX "icount-same.json", NULL);
-	ok(r == 0 && out_has("same +0.01 %"), "+0.01 %%: same, exit 0");
+	ok(r == 1 && out_has("regression +0.01 % (+16.0 insn") &&
+	   out_has("every regression fails"),
+	   "+16 insn (+0.01 %%): regression against +-1 insn, exit 1");
+	/* ... which a threshold the user gives lets through */
+	r = run(cmd_gate, "gate", H, "--threshold=1", FIX "icount-same.json",
+		NULL);
+	ok(r == 0 && out_has("under your 1 % threshold"),
+	   "+0.01 %% with --threshold=1: under it, exit 0");
 	r = run(cmd_gate, "gate", H, FIX "icount-error.json", NULL);
 	ok(r == 1 && out_has("error: patched: open: ENXIO"),
 	   "a benchmark failed in the new run: exit 1");
