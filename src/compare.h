@@ -149,12 +149,6 @@ void nsb_wrap(FILE *f, const char *indent, const char *text);
 void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
 		   const char *text);
 
-/*
- * s as a Markdown code span in a table cell: '|' escaped, a '`' in s
- * fenced with "``", control characters as '?'; cut to fit buf.
- */
-void nsb_md_code(char *buf, size_t len, const char *s);
-
 /* Output of compare; also used by report. */
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c);

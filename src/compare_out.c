@@ -286,24 +286,12 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		if (!r->has_aa)
 			continue;
 		fmt_ci(ci, sizeof(ci), &r->aa);
-		fprintf(f, "\n- A/A residual of `%s`: %+.1f %% %s, %s",
-			r->name, r->aa.pct, ci, nsb_verdict_name(r->aa.verdict));
+		fputs("\n- A/A residual of ", f);
+		nsb_md_put_code(f, r->name);
+		fprintf(f, ": %+.1f %% %s, %s", r->aa.pct, ci,
+			nsb_verdict_name(r->aa.verdict));
 	}
 	fputc('\n', f);
-}
-
-void nsb_md_code(char *buf, size_t len, const char *s)
-{
-	const char *fence = strchr(s, '`') ? "`` " : "`";
-	size_t used = (size_t)snprintf(buf, len, "%s", fence);
-
-	for (; *s && used + 8 < len; s++) {
-		if (*s == '|')
-			buf[used++] = '\\';
-		buf[used++] = (unsigned char)*s < 0x20 ? '?' : *s;
-	}
-	snprintf(buf + used, len - used, "%s", *fence == '`' &&
-		 fence[1] ? " ``" : "`");
 }
 
 /* --- JSON ------------------------------------------------------------- */

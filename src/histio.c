@@ -229,6 +229,11 @@ static int add_line(struct loader *l, const char *text, size_t len,
 		skip_line(l, line, "column %d: %s", e.column, e.text);
 		return 0;
 	}
+	/* names and runs of a history are data from elsewhere, too */
+	if (nsb_json_clean(o)) {
+		json_decref(o);
+		return -1;
+	}
 	if (json_array_append_new(l->h->lines, o))
 		return -1;
 	type = json_is_object(o) ? nsb_json_str(o, "type") : NULL;

@@ -215,7 +215,59 @@ json_t *nsb_json_load(const char *path)
 		fprintf(stderr, "%s:%d:%d: invalid JSON: %s\n", path, err.line,
 			err.column, err.text);
 	free(text);
+	if (root && nsb_json_clean(root)) {
+		fprintf(stderr, "nsbench: %s: out of memory\n", path);
+		json_decref(root);
+		return NULL;
+	}
 	return root;
+}
+
+/*
+ * Once, where every JSON input is read (and each history line): no
+ * reader and no writer downstream has to know which of its strings came
+ * from elsewhere.  A key that needs it is moved to its clean name.
+ */
+int nsb_json_clean(json_t *j)
+{
+	const char *key;
+	json_t *v, *moved;
+	void *tmp;
+	char *c;
+	size_t i;
+
+	switch (json_typeof(j)) {
+	case JSON_STRING:
+		if (!nsb_has_ctl(json_string_value(j)))
+			return 0;
+		c = nsb_text_clean(json_string_value(j));
+		i = c ? (size_t)json_string_set(j, c) : (size_t)-1;
+		free(c);
+		return i ? -1 : 0;
+	case JSON_ARRAY:
+		json_array_foreach(j, i, v)
+			if (nsb_json_clean(v))
+				return -1;
+		return 0;
+	case JSON_OBJECT:
+		json_object_foreach_safe(j, tmp, key, v) {
+			if (nsb_json_clean(v))
+				return -1;
+			if (!nsb_has_ctl(key))
+				continue;
+			c = nsb_text_clean(key);
+			moved = json_incref(v);
+			if (!c || json_object_del(j, key) ||
+			    json_object_set_new(j, c, moved)) {
+				free(c);
+				return -1;
+			}
+			free(c);
+		}
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 const char *nsb_json_str(json_t *obj, const char *key)
