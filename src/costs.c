@@ -685,10 +685,12 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 			char vw[24];
 
 			nsb_cost_label(label, sizeof(label), r->name);
+			fprintf(f, "| %s | `%s` | ", fam->chk->seed,
+				fam->chk->sw);
+			nsb_md_put_code(f, label);
 			if (e->verdict >= NSB_SKIP) {
-				fprintf(f, "| %s | `%s` | `%s` | | | | | %s | "
-					"|\n", fam->chk->seed, fam->chk->sw,
-					label, nsb_verdict_name(e->verdict));
+				fprintf(f, " | | | | | %s | |\n",
+					nsb_verdict_name(e->verdict));
 				continue;
 			}
 			nsb_fmt_insn(off, sizeof(off), e->base);
@@ -698,9 +700,8 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 				nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
 			else
 				snprintf(aa, sizeof(aa), "none");
-			fprintf(f, "| %s | `%s` | `%s` | %s | %s | %s | %+.3f%% "
-				"| %s | %s |\n", fam->chk->seed, fam->chk->sw,
-				label, off, on, sh, e->pct,
+			fprintf(f, " | %s | %s | %s | %+.3f%% | %s | %s |\n",
+				off, on, sh, e->pct,
 				verdict_word(r, vw, sizeof(vw)), aa);
 		}
 	}
