@@ -88,6 +88,9 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap)
 	closedir(d);
 	if (e)
 		return nsb_bad(dir, "out of memory");
+	/* a directory of nothing was a wrong path: say which */
+	if (*n == first)
+		return nsb_bad(dir, "no *.json results file in this directory");
 	qsort(*list + first, *n - first, sizeof(**list), cmp_str);
 	return 0;
 }

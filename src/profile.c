@@ -229,6 +229,12 @@ int nsb_prof_set_load(struct nsb_prof_set *s, const char *path)
 	list = dir_profiles(path, &n);
 	if (!list)
 		return -1;
+	/* an empty directory is a wrong path, not an empty profile */
+	if (!n) {
+		free(list);
+		return nsb_bad_at(path, 0, "no *.profile.json in this "
+				  "directory");
+	}
 	for (i = 0; i < n && !ret; i++)
 		ret = load_file(s, list[i]);
 	for (i = 0; i < n; i++)
