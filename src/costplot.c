@@ -138,6 +138,14 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		goto out;
 	/* as few charts as COST_ROWS allows, their rows shared out evenly */
 	np = (n + COST_ROWS - 1) / COST_ROWS;
+	if (np > NSB_GP_MAX_CHARTS) {
+		fprintf(stderr, WHO ": %s: %d rows; the first %d in %d charts, "
+			"%d rows left out\n", json, n,
+			NSB_GP_MAX_CHARTS * COST_ROWS, NSB_GP_MAX_CHARTS,
+			n - NSB_GP_MAX_CHARTS * COST_ROWS);
+		np = NSB_GP_MAX_CHARTS;
+		n = NSB_GP_MAX_CHARTS * COST_ROWS;
+	}
 	for (p = 0; p < np; p++)
 		if (costs_part(tmp, root, n, p, np, (n + np - 1) / np,
 			       out_dir, stem, templates))
