@@ -3,6 +3,7 @@
  * nsbench — the command-line front end: `nsbench <command> [args]`.
  * Commands are rows of src/commands.h, as in perf's command table.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +126,24 @@ static bool is_help(const char *arg)
 	       !strcmp(arg, "help");
 }
 
+/*
+ * Every command's standard output, checked once: a report or a KTAP log
+ * written into a full disk (or /dev/full) must not exit 0.  Exit 2
+ * unless the command already failed harder.
+ */
+static int flush_stdout(int ret)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (!err)
+		return ret;
+	fprintf(stderr, "nsbench: standard output: %s\n", strerror(err));
+	return ret > 2 ? ret : 2;
+}
+
 int main(int argc, char **argv)
 {
 	const struct nsb_cmd *c;
@@ -148,5 +167,5 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(argv[1]);
 	spell_out_help(argc - 1, argv + 1);
-	return c->fn(argc - 1, argv + 1);
+	return flush_stdout(c->fn(argc - 1, argv + 1));
 }
