@@ -16,7 +16,7 @@ attr libcap2-bin e2fsprogs util-linux
 qemu-system-x86 busybox-static cpio xz-utils kmod ccache
 linux-source-6.1 flex bison bc libelf-dev libssl-dev
 checkpolicy
-help2man man-db libxml2-utils yamllint
+help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy
 "
 

@@ -12,11 +12,13 @@
  * (profile.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/abtable.h"
 #include "src/compare.h"
 #include "src/costs.h"
+#include "src/nsbench.h"
 #include "src/profile.h"
 
 #define LABEL_W 20
@@ -150,6 +152,18 @@ static void text_table(FILE *f, const struct nsb_comparison *c,
 	}
 }
 
+/* "| `family` | `scenario`": the family is the name's first n - 1 bytes. */
+static void md_names(FILE *f, const char *name, size_t n, const char *label)
+{
+	char *family = strndup(name, n ? n - 1 : 0);
+
+	fputs("| ", f);
+	nsb_md_put_code(f, family ? family : "");
+	fputs(" | ", f);
+	nsb_md_put_code(f, label);
+	free(family);
+}
+
 static void md_table(FILE *f, const struct nsb_comparison *c,
 		     const struct nsb_prof_sides *p)
 {
@@ -165,9 +179,9 @@ static void md_table(FILE *f, const struct nsb_comparison *c,
 		char label[96], a[32], b[32], sh[96], aa[96], under[96];
 
 		nsb_cost_label(label, sizeof(label), r->name);
+		md_names(f, r->name, n, label);
 		if (e->verdict >= NSB_SKIP) {
-			fprintf(f, "| `%.*s` | `%s` | | | | | %s | |\n",
-				n ? (int)n - 1 : 0, r->name, label,
+			fprintf(f, " | | | | | %s | |\n",
 				nsb_verdict_name(e->verdict));
 			continue;
 		}
@@ -180,9 +194,8 @@ static void md_table(FILE *f, const struct nsb_comparison *c,
 		else
 			snprintf(aa, sizeof(aa), "not measured");
 		nsb_fmt_under(under, sizeof(under), c, e);
-		fprintf(f, "| `%.*s` | `%s` | %s | %s | %s | %+.3f%% | "
-			"%s%s%s%s%s | %s |\n", n ? (int)n - 1 : 0, r->name,
-			label, a, b, sh, e->pct, nsb_verdict_name(e->verdict),
+		fprintf(f, " | %s | %s | %s | %+.3f%% | %s%s%s%s%s | %s |\n",
+			a, b, sh, e->pct, nsb_verdict_name(e->verdict),
 			e->band > NSB_ICOUNT_BAND ? "\\*" : "",
 			*under ? " (" : "", under, *under ? ")" : "", aa);
 	}

@@ -189,12 +189,6 @@ void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
 		   const char *text);
 
 /*
- * s as a Markdown code span in a table cell: '|' escaped, a '`' in s
- * fenced with "``", control characters as '?'; cut to fit buf.
- */
-void nsb_md_code(char *buf, size_t len, const char *s);
-
-/*
  * The rule the verdicts were taken under, one sentence naming the mode:
  * icount's instruction band and the user's --threshold as a filter, or
  * the percent band of native, KVM and TCG runs.

@@ -325,9 +325,10 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		const struct nsb_row *r = &c->rows[i];
 
 		if (r->e.verdict >= NSB_SKIP) {
-			fprintf(f, "| `%s` | | | | | | | | %s: %s |\n",
-				r->name, nsb_verdict_name(r->e.verdict),
-				r->e.note);
+			fputs("| ", f);
+			nsb_md_put_code(f, r->name);
+			fprintf(f, " | | | | | | | | %s: %s |\n",
+				nsb_verdict_name(r->e.verdict), r->e.note);
 			continue;
 		}
 		/* paired: the per-round base median and base + shift */
@@ -337,12 +338,12 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 			      r->e.shift.est : r->sb.median, ic);
 		fmt_ci(ci, sizeof(ci), &r->e);
 		nsb_fmt_p(p, sizeof(p), r->e.p);
+		fputs("| ", f);
+		nsb_md_put_code(f, r->name);
 		if (r->e.paired)
-			fprintf(f, "| `%s` | %zu rounds ", r->name,
-				r->e.rounds);
+			fprintf(f, " | %zu rounds ", r->e.rounds);
 		else
-			fprintf(f, "| `%s` | %zu / %zu ", r->name, r->sa.n,
-				r->sb.n);
+			fprintf(f, " | %zu / %zu ", r->sa.n, r->sb.n);
 		/* icount resolves single instructions: show them */
 		if (ic)
 			snprintf(d, sizeof(d), "%+.1f insn (%+.2f %%)",
@@ -375,24 +376,12 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		if (!r->has_aa)
 			continue;
 		fmt_ci(ci, sizeof(ci), &r->aa);
-		fprintf(f, "\n- A/A residual of `%s`: %+.1f %% %s, %s",
-			r->name, r->aa.pct, ci, nsb_verdict_name(r->aa.verdict));
+		fputs("\n- A/A residual of ", f);
+		nsb_md_put_code(f, r->name);
+		fprintf(f, ": %+.1f %% %s, %s", r->aa.pct, ci,
+			nsb_verdict_name(r->aa.verdict));
 	}
 	fputc('\n', f);
-}
-
-void nsb_md_code(char *buf, size_t len, const char *s)
-{
-	const char *fence = strchr(s, '`') ? "`` " : "`";
-	size_t used = (size_t)snprintf(buf, len, "%s", fence);
-
-	for (; *s && used + 8 < len; s++) {
-		if (*s == '|')
-			buf[used++] = '\\';
-		buf[used++] = (unsigned char)*s < 0x20 ? '?' : *s;
-	}
-	snprintf(buf + used, len - used, "%s", *fence == '`' &&
-		 fence[1] ? " ``" : "`");
 }
 
 /* --- JSON ------------------------------------------------------------- */

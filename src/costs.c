@@ -107,12 +107,20 @@ char **nsb_costs_expand(char **args, int n)
 	size_t k = 0, cap = (size_t)n + 16;
 	char **list = calloc(cap, sizeof(*list));
 	struct stat st;
-	int i;
+	int i, empty = 0;
+	size_t before;
 
 	for (i = 0; list && i < n; i++) {
 		if (!stat(args[i], &st) && S_ISDIR(st.st_mode)) {
+			before = k;
 			if (expand_dir(args[i], &list, &k, &cap))
 				goto fail;
+			/* said, not silently skipped: a wrong path looks so */
+			if (k == before) {
+				nsb_bad(args[i], "no *.json results file in "
+					"this directory");
+				empty++;
+			}
 			continue;
 		}
 		if (k + 2 > cap) {
@@ -125,6 +133,9 @@ char **nsb_costs_expand(char **args, int n)
 		if (!(list[k++] = strdup(args[i])))
 			goto fail;
 	}
+	/* nothing at all: an error (a stock side may be empty alone) */
+	if (list && !k && empty)
+		goto fail;
 	if (list)
 		list[k] = NULL;
 	return list;
@@ -821,11 +832,12 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 			char vw[24];
 
 			nsb_cost_label(label, sizeof(label), r->name);
+			fprintf(f, "| %s | `%s` | %s | ", fam->chk->seed,
+				fam->chk->sw, lsm_title(fam->lsm));
+			nsb_md_put_code(f, label);
 			if (e->verdict >= NSB_SKIP) {
-				fprintf(f, "| %s | `%s` | %s | `%s` | | | | | "
-					"%s | |\n", fam->chk->seed,
-					fam->chk->sw, lsm_title(fam->lsm),
-					label, nsb_verdict_name(e->verdict));
+				fprintf(f, " | | | | | %s | |\n",
+					nsb_verdict_name(e->verdict));
 				continue;
 			}
 			nsb_fmt_insn(off, sizeof(off), e->base);
@@ -835,10 +847,8 @@ static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 				nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
 			else
 				snprintf(aa, sizeof(aa), "none");
-			fprintf(f, "| %s | `%s` | %s | `%s` | %s | %s | %s | "
-				"%+.3f%% | %s | %s |\n", fam->chk->seed,
-				fam->chk->sw, lsm_title(fam->lsm), label, off,
-				on, sh, e->pct,
+			fprintf(f, " | %s | %s | %s | %+.3f%% | %s | %s |\n",
+				off, on, sh, e->pct,
 				verdict_word(r, vw, sizeof(vw)), aa);
 		}
 	}

@@ -436,17 +436,10 @@ void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 	text_summary(f, x);
 }
 
-/* A name as a Markdown code span inside a table cell (nsb_md_code). */
+/* A name as a Markdown code span inside a table cell. */
 static void md_code(FILE *f, const char *s)
 {
-	size_t len = 2 * strlen(s) + 16;	/* every byte escaped, fences */
-	char *code = malloc(len);
-
-	if (!code)
-		return;
-	nsb_md_code(code, len, s);
-	fputs(code, f);
-	free(code);
+	nsb_md_put_code(f, s);
 }
 
 void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)

@@ -7,12 +7,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +28,84 @@ extern char **environ;
 
 /* --- temporary files -------------------------------------------------- */
 
+/*
+ * What a SIGINT, SIGTERM or SIGHUP must undo (a killed plot left its
+ * /tmp/nsbench-*.XXXXXX behind): the private directory, the output being
+ * rendered, gnuplot itself.  Written before they exist, read by the
+ * handler only.
+ */
+static char sig_tmpdir[PATH_MAX], sig_out[PATH_MAX];
+static volatile pid_t sig_child;
+
+/* The flat directory's files, then it: no malloc, no stdio (a handler). */
+static void rm_flat_signal_safe(const char *dir)
+{
+	struct dent {
+		uint64_t ino;
+		int64_t off;
+		unsigned short reclen;
+		unsigned char type;
+		char name[];
+	} *d;
+	char buf[4096] __attribute__((aligned(8)));
+	int pass, fd;
+	long n, off;
+
+	/* unlinking while reading may skip a name: a second pass */
+	for (pass = 0; pass < 2 && rmdir(dir); pass++) {
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+			for (off = 0; off < n; off += d->reclen) {
+				d = (struct dent *)(buf + off);
+				if (strcmp(d->name, ".") && strcmp(d->name, ".."))
+					unlinkat(fd, d->name, 0);
+			}
+		close(fd);
+	}
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig_child > 0)
+		kill(sig_child, SIGTERM);
+	if (sig_out[0])
+		unlink(sig_out);
+	if (sig_tmpdir[0])
+		rm_flat_signal_safe(sig_tmpdir);
+	errno = saved;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NSB_ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* s into the handler's buffer dst, with the signals held meanwhile. */
+static void sig_set(char *dst, size_t len, const char *s)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (!s || strlen(s) >= len)
+		dst[0] = 0;
+	else
+		memcpy(dst, s, strlen(s) + 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 int nsb_gp_mktmp(char *buf, size_t len, const char *what)
 {
 	const char *t = getenv("TMPDIR");
@@ -32,7 +115,11 @@ int nsb_gp_mktmp(char *buf, size_t len, const char *what)
 	if ((size_t)snprintf(buf, len, "%s/nsbench-%s.XXXXXX", t, what) >=
 	    len)
 		return -1;
-	return mkdtemp(buf) ? 0 : -1;
+	catch_signals();
+	if (!mkdtemp(buf))
+		return -1;
+	sig_set(sig_tmpdir, sizeof(sig_tmpdir), buf);
+	return 0;
 }
 
 int nsb_gp_start(const char *who, const char *out_dir, char *buf,
@@ -64,6 +151,8 @@ void nsb_gp_rmtmp(const char *dir)
 			unlinkat(dirfd(d), e->d_name, 0);
 	closedir(d);
 	rmdir(dir);
+	if (!strcmp(dir, sig_tmpdir))
+		sig_set(sig_tmpdir, sizeof(sig_tmpdir), NULL);
 }
 
 FILE *nsb_gp_create(const char *dir, const char *name, char **path)
@@ -278,12 +367,126 @@ static int spawn_wait(char **argv, const char *who)
 			who, argv[0], strerror(err));
 		return -1;
 	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	sig_child = pid;
+	err = waitpid(pid, &st, 0);
+	sig_child = 0;
+	if (err < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "%s: %s failed on %s/%s.gp\n", who, argv[0],
 			argv[5], argv[3]);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Did gnuplot write the whole file?  On a full disk it exits 0 and
+ * leaves an empty or cut SVG/PNG: an SVG ends with its </svg>, a PNG
+ * with its IEND chunk.
+ */
+static bool complete(int fd, const char *out)
+{
+	static const char png_end[] = "IEND\xae\x42\x60\x82";
+	const char *ext = strrchr(out, '.');
+	char tail[64];
+	struct stat st;
+	size_t n;
+	ssize_t r;
+
+	if (fstat(fd, &st) || st.st_size <= 0)
+		return false;
+	n = st.st_size < (off_t)sizeof(tail) ? (size_t)st.st_size :
+	    sizeof(tail);
+	r = pread(fd, tail, n, st.st_size - (off_t)n);
+	if (r != (ssize_t)n)
+		return false;
+	if (ext && !strcmp(ext, ".png"))
+		return n >= 8 && !memcmp(tail + n - 8, png_end, 8);
+	if (ext && !strcmp(ext, ".svg")) {
+		while (n && strchr(" \t\r\n", tail[n - 1]))
+			n--;
+		return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+	}
+	return true;
+}
+
+/*
+ * "cannot write OUT: why": errno if set, else a full file system if the
+ * output's is, else what gnuplot left.
+ */
+static void write_error(const char *who, const char *out, int err,
+			const char *dir)
+{
+	struct statvfs vfs;
+
+	if (!err && !statvfs(dir, &vfs) && !vfs.f_bavail)
+		err = ENOSPC;
+	fprintf(stderr, "%s: cannot write %s: %s\n", who, out,
+		err ? strerror(err) : "gnuplot left an incomplete file");
+}
+
+/*
+ * gnuplot opens its output itself and follows a symlink planted at its
+ * name (as root: the link's target is overwritten).  It renders to a
+ * file of our own, made with mkstemp beside the output (O_EXCL: nothing
+ * can be planted there), checked complete, then renamed into place as
+ * nsb_write_file_atomic does.
+ */
+static int run_to(char **argv, const char *out, const char *who)
+{
+	char *copy = strdup(out), *dir, *tmp = NULL;
+	const char *base = strrchr(out, '/'), *ext;
+	int fd = -1, ret = -1, err = 0;
+	mode_t mask;
+
+	base = base ? base + 1 : out;
+	/* the output's extension kept last: what a reader of names sees */
+	ext = strrchr(base, '.') ?: "";
+	dir = copy ? dirname(copy) : NULL;
+	if (!dir || asprintf(&tmp, "%s/.%.*s.XXXXXX%s", dir,
+			     (int)(ext - base) ?: (int)strlen(base), base,
+			     ext) < 0) {
+		tmp = NULL;
+		err = ENOMEM;
+		goto fail;
+	}
+	catch_signals();
+	fd = mkostemps(tmp, (int)strlen(ext), O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	sig_set(sig_out, sizeof(sig_out), tmp);
+	mask = umask(0);
+	umask(mask);
+	/* what gnuplot's own open() gave it: 0644 as the umask allows */
+	fchmod(fd, 0644 & ~mask);
+	argv[6] = tmp;
+	if (spawn_wait(argv, who))
+		goto out;
+	if (!complete(fd, out))
+		goto fail;
+	if (fsync(fd)) {
+		err = errno;
+		goto fail;
+	}
+	if (rename(tmp, out)) {
+		err = errno;
+		goto fail;
+	}
+	ret = 0;
+	goto out;
+fail:
+	write_error(who, out, err, dir ? dir : ".");
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret && tmp)
+		unlink(tmp);
+	sig_set(sig_out, sizeof(sig_out), NULL);
+	argv[6] = (char *)out;
+	free(tmp);
+	free(copy);
+	return ret;
 }
 
 int nsb_gp_run(const char *templates, const struct nsb_gp_args *a,
@@ -315,7 +518,7 @@ int nsb_gp_run(const char *templates, const struct nsb_gp_args *a,
 		sh_quote(log, argv[i]);
 		fputc(argv[i + 1] ? ' ' : '\n', log);
 	}
-	ret = spawn_wait(argv, who);
+	ret = run_to(argv, a->outfile, who);
 out:
 	free(driver);
 	free(title);

@@ -31,6 +31,12 @@ struct nsb_gp_args {
  */
 int nsb_gp_mktmp(char *buf, size_t len, const char *what);
 /*
+ * The most charts one plot command renders (two files each): 100k rows
+ * of costs once made one chart per 32 rows without end.  What is left
+ * out is said on stderr.
+ */
+#define NSB_GP_MAX_CHARTS	64
+/*
  * What a plot needs before its first chart: out_dir (made if missing)
  * and the private directory (nsb_gp_mktmp; *buf stays "" if it could not
  * be made).  Returns 0, or -1 after "who: why" on stderr.

@@ -215,7 +215,59 @@ json_t *nsb_json_load(const char *path)
 		fprintf(stderr, "%s:%d:%d: invalid JSON: %s\n", path, err.line,
 			err.column, err.text);
 	free(text);
+	if (root && nsb_json_clean(root)) {
+		fprintf(stderr, "nsbench: %s: out of memory\n", path);
+		json_decref(root);
+		return NULL;
+	}
 	return root;
+}
+
+/*
+ * Once, where every JSON input is read (and each history line): no
+ * reader and no writer downstream has to know which of its strings came
+ * from elsewhere.  A key that needs it is moved to its clean name.
+ */
+int nsb_json_clean(json_t *j)
+{
+	const char *key;
+	json_t *v, *moved;
+	void *tmp;
+	char *c;
+	size_t i;
+
+	switch (json_typeof(j)) {
+	case JSON_STRING:
+		if (!nsb_has_ctl(json_string_value(j)))
+			return 0;
+		c = nsb_text_clean(json_string_value(j));
+		i = c ? (size_t)json_string_set(j, c) : (size_t)-1;
+		free(c);
+		return i ? -1 : 0;
+	case JSON_ARRAY:
+		json_array_foreach(j, i, v)
+			if (nsb_json_clean(v))
+				return -1;
+		return 0;
+	case JSON_OBJECT:
+		json_object_foreach_safe(j, tmp, key, v) {
+			if (nsb_json_clean(v))
+				return -1;
+			if (!nsb_has_ctl(key))
+				continue;
+			c = nsb_text_clean(key);
+			moved = json_incref(v);
+			if (!c || json_object_del(j, key) ||
+			    json_object_set_new(j, c, moved)) {
+				free(c);
+				return -1;
+			}
+			free(c);
+		}
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 const char *nsb_json_str(json_t *obj, const char *key)
@@ -327,18 +379,49 @@ json_t *nsb_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+int nsb_flush_stdout(void)
+{
+	static bool said;
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : -1;
+	if (!err)
+		return 0;
+	/* -1: an earlier flush failed, and its errno is gone */
+	if (!said)
+		fprintf(stderr, "nsbench: standard output: %s\n",
+			err > 0 ? strerror(err) : "write error");
+	said = true;
+	return -1;
+}
+
+/*
+ * Quiet (a missing marker is an answer), but as careful as the checked
+ * reader: O_NONBLOCK and a regular file only, since a FIFO planted at a
+ * boot's .source would block `nsbench manifest` forever.
+ */
 char *nsb_first_line(const char *path)
 {
-	char buf[256];
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	char buf[256], *line = NULL;
+	struct stat st;
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	if (fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = 0;
-		line = strdup(buf);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
 	}
-	fclose(f);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	/* one line, NUL-free: what fgets would have given */
+	buf[strcspn(buf, "\n")] = 0;
+	line = strdup(buf);
 	return line;
 }

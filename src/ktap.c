@@ -2,9 +2,11 @@
 /*
  * ktap.c — KTAP and JUnit XML output of test points (see ktap.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/ktap.h"
+#include "src/nsbench.h"
 
 struct counts {
 	size_t pass, fail, error, skip;
@@ -42,21 +44,37 @@ static const char *error_text(const struct nsb_tpoint *t)
 }
 
 /*
- * KTAP names may not contain '#' (it starts the directive) and a line
- * break would end the result line; benchmark names have neither today,
- * but a history is data from elsewhere.
+ * A KTAP name may not contain '#' (it starts the directive) nor a blank,
+ * and a line break would end the result line early: kunit.py splits
+ * with str.splitlines(), so \v, \f, \x1c-\x1e, U+0085, U+2028 and
+ * U+2029 break it as \n does (a forged "ok" line read a regression as a
+ * pass).  The readers clean names (nsb_json_clean); this is the last
+ * line of defence, and the safe form is what a name becomes.
  */
+static bool name_safe(const char *name)
+{
+	return !nsb_has_ctl(name) && !name[strcspn(name, "# ")];
+}
+
 static void put_name(FILE *f, const char *name)
 {
-	for (; *name; name++)
-		fputc(strchr("#\n\r\t ", *name) ? '_' : *name, f);
+	size_t n;
+
+	for (; *name; name += n ? n : 1) {
+		n = nsb_ctl_len(name);
+		fputc(n || strchr("# ", *name) ? '_' : *name, f);
+	}
 }
 
 /* Text after '#' or in a diagnostic line: one line, no '#' confusion. */
 static void put_text(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = nsb_ctl_len(s);
+		fputc(n ? ' ' : *s, f);
+	}
 }
 
 /*
@@ -100,6 +118,12 @@ void nsb_ktap_print(FILE *f, const char *const *header, size_t nheader,
 	for (i = 0; i < nheader; i++)
 		put_diag(f, header[i]);
 	for (i = 0; i < n; i++) {
+		/* a name made safe: its original on the line before */
+		if (!name_safe(t[i].name)) {
+			fputs("# name: ", f);
+			put_text(f, t[i].name);
+			fputc('\n', f);
+		}
 		if (t[i].detail[0])
 			put_diag(f, t[i].detail);
 		ktap_result(f, i + 1, &t[i]);
@@ -114,9 +138,52 @@ void nsb_ktap_totals(FILE *f, const struct nsb_tpoint *t, size_t n)
 		c.pass, c.fail, c.skip, c.error);
 }
 
+/*
+ * The length of the valid UTF-8 sequence at s that XML 1.0 allows (no
+ * surrogates, no U+FFFE/U+FFFF), or 0: a text cut at a fixed size may
+ * end inside a character, and xmllint refuses the whole file for it.
+ */
+static size_t xml_char_len(const unsigned char *u)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2, cp = u[0] & 0x1fu;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef)
+		n = 3, cp = u[0] & 0x0fu;
+	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+		n = 4, cp = u[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 ||
+	    cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
 static void xml_text(FILE *f, const char *s)
 {
+	size_t n;
+
 	for (; *s; s++) {
+		n = xml_char_len((const unsigned char *)s);
+		if (n != 1) {
+			if (n)
+				fwrite(s, 1, n, f);
+			else
+				fputc('?', f);
+			s += n ? n - 1 : 0;
+			continue;
+		}
 		switch (*s) {
 		case '<':
 			fputs("&lt;", f);
@@ -141,14 +208,26 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-/* "models/in_userns/2015/..." -> classname "models.in_userns" */
+/*
+ * "models/in_userns/2015/..." -> classname "models.in_userns", escaped
+ * as the name is: a '"' or '<' in it made the whole file invalid XML
+ * and CI showed no results at all.
+ */
 static void classname(FILE *f, const char *name)
 {
 	const char *end = strchr(name, '/');
+	char *cls;
+	size_t i;
 
 	end = end ? strchr(end + 1, '/') : NULL;
-	for (; *name && name != end; name++)
-		fputc(*name == '/' ? '.' : *name, f);
+	cls = strndup(name, end ? (size_t)(end - name) : strlen(name));
+	if (!cls)
+		return;
+	for (i = 0; cls[i]; i++)
+		if (cls[i] == '/')
+			cls[i] = '.';
+	xml_text(f, cls);
+	free(cls);
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/nsbench.h"
 #include "src/cli.h"
@@ -125,6 +126,18 @@ static bool is_help(const char *arg)
 	       !strcmp(arg, "help");
 }
 
+/*
+ * Every command's standard output, checked once: a report or a KTAP log
+ * written into a full disk (or /dev/full) must not exit 0.  Exit 2
+ * unless the command already failed harder.
+ */
+static int flush_stdout(int ret)
+{
+	if (!nsb_flush_stdout())
+		return ret;
+	return ret > 2 ? ret : 2;
+}
+
 int main(int argc, char **argv)
 {
 	const struct nsb_cmd *c;
@@ -147,6 +160,13 @@ int main(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
+	/*
+	 * Not a terminal: one buffer for what a command prints (a report,
+	 * a KTAP log), so a write error shows at the final flush with its
+	 * errno (ENOSPC), not in a flush midway whose errno is lost.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	spell_out_help(argc - 1, argv + 1);
-	return c->fn(argc - 1, argv + 1);
+	return flush_stdout(c->fn(argc - 1, argv + 1));
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -47,10 +48,38 @@ const char *nsb_json_str(json_t *obj, const char *key);
 /* A finite number, or null: JSON has no NaN or infinity. */
 json_t *nsb_json_num(double v);
 /*
+ * Flushes stdout; on a write error (a full disk, /dev/full) says
+ * "nsbench: standard output: why" once and returns -1.
+ */
+int nsb_flush_stdout(void);
+/*
  * The first line of a small file (/sys, a marker), at most 255 bytes,
  * newline stripped, malloc'd; NULL if it cannot be opened or has none.
  */
 char *nsb_first_line(const char *path);
+
+/*
+ * escape.c — data from elsewhere on a line-based output.  A control
+ * character is any a consumer may read as a line break or that no text
+ * line should hold: C0 (tab included), DEL, C1 (U+0085 among them),
+ * U+2028, U+2029.
+ */
+/* The length in bytes of the control character at s, or 0. */
+size_t nsb_ctl_len(const char *s);
+bool nsb_has_ctl(const char *s);
+/* s with each control character as "\x0b" or "\u2028"; malloc'd. */
+char *nsb_text_clean(const char *s);
+/*
+ * Every string of a JSON value, keys included, through nsb_text_clean:
+ * what the readers hand on can no longer break a line.  -1: no memory.
+ */
+int nsb_json_clean(json_t *j);
+/* A Markdown code span for a table cell: fences, '|', one line. */
+void nsb_md_put_code(FILE *f, const char *s);
+/* The same into buf[len] (a span too long for it is not cut in half). */
+void nsb_md_code(char *buf, size_t len, const char *s);
+/* Markdown inline text: no markup, no HTML, one line. */
+void nsb_md_put_text(FILE *f, const char *s);
 
 /* context.c — provenance of a run (see results/README.md). */
 struct nsb_run_info {

@@ -186,9 +186,12 @@ void nsb_perf_free(struct nsb_perf *p)
 
 static void print_row(FILE *f, bool md, const struct nsb_perf_row *r)
 {
-	if (md)
-		fprintf(f, "| `%s` | %.2f %% | %.2f %% | %+.2f %% |\n", r->sym,
-			r->base, r->base + r->delta, r->delta);
+	if (md) {
+		fputs("| ", f);
+		nsb_md_put_code(f, r->sym);
+		fprintf(f, " | %.2f %% | %.2f %% | %+.2f %% |\n", r->base,
+			r->base + r->delta, r->delta);
+	}
 	else
 		fprintf(f, "  %-40.40s %6.2f%% %6.2f%% %+7.2f%%\n", r->sym,
 			r->base, r->base + r->delta, r->delta);

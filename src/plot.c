@@ -674,16 +674,23 @@ static int plot_dist(struct plot_opts *o, const struct nsb_comparison *c,
  * template's "run median ci_lo ci_hi label"; the label is the commit if
  * given, else the date.  Returns the row count, or -1 after saying why.
  */
-static long trend_rows(FILE *in, FILE *out, const char *file)
+static long trend_rows(char *text, size_t len, FILE *out, const char *file)
 {
-	char line[1024], when[256], commit[256];
+	char *line, *next, when[256], commit[256];
 	double m, lo, hi;
 	long n = 0, ln = 0;
 	int got;
 
-	while (fgets(line, sizeof(line), in)) {
+	/* a NUL byte ended the line for fgets, which then read forever */
+	if (memchr(text, 0, len))
+		return nsb_bad(file, "a NUL byte at offset %zu: not a text file",
+			       (size_t)((char *)memchr(text, 0, len) - text));
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = 0;
 		ln++;
-		if (!line[strspn(line, " \t\r\n")] ||
+		if (!line[strspn(line, " \t\r")] ||
 		    line[strspn(line, " \t")] == '#')
 			continue;
 		got = sscanf(line, "%255s %lf %lf %lf %255s", when, &m, &lo,
@@ -691,6 +698,13 @@ static long trend_rows(FILE *in, FILE *out, const char *file)
 		if (got < 4) {
 			fprintf(stderr, WHO ": %s:%ld: want \"<UTC time> "
 				"median ci_lo ci_hi [commit]\"\n", file, ln);
+			return -1;
+		}
+		/* gnuplot would draw nan and inf as nothing, or as a wall */
+		if (!isfinite(m) || !isfinite(lo) || !isfinite(hi) ||
+		    lo > m || m > hi) {
+			fprintf(stderr, WHO ": %s:%ld: want finite numbers with "
+				"ci_lo <= median <= ci_hi\n", file, ln);
 			return -1;
 		}
 		if (got < 5)
@@ -707,22 +721,22 @@ static long trend_rows(FILE *in, FILE *out, const char *file)
 static int plot_trend(struct plot_opts *o)
 {
 	struct chart ch = { .kind = "trend" };
-	FILE *in = fopen(o->trend, "r"), *out;
-	char *path = NULL;
+	size_t len;
+	/* the one checked reader: a FIFO or /dev/zero hung fopen/fgets */
+	char *text = nsb_read_input(o->trend, NSB_INPUT_MAX, &len), *path = NULL;
+	FILE *out;
 	long n = -1;
 	int ret;
 
-	if (!in) {
-		fprintf(stderr, WHO ": %s: %s\n", o->trend, strerror(errno));
+	if (!text)
 		return 2;
-	}
 	out = tmp_file(o, "trend.dat", &path);
 	if (out) {
-		n = trend_rows(in, out, o->trend);
+		n = trend_rows(text, len, out, o->trend);
 		if (fclose(out))
 			n = -1;
 	}
-	fclose(in);
+	free(text);
 	if (n < 1) {
 		if (!n)
 			fprintf(stderr, WHO ": %s: no rows\n", o->trend);

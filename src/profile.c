@@ -229,6 +229,12 @@ int nsb_prof_set_load(struct nsb_prof_set *s, const char *path)
 	list = dir_profiles(path, &n);
 	if (!list)
 		return -1;
+	/* an empty directory is a wrong path, not an empty profile */
+	if (!n) {
+		free(list);
+		return nsb_bad_at(path, 0, "no *.profile.json in this "
+				  "directory");
+	}
 	for (i = 0; i < n && !ret; i++)
 		ret = load_file(s, list[i]);
 	for (i = 0; i < n; i++)
@@ -796,12 +802,14 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 	size_t i, n = top_significant(c, NSB_PROF_WHERE_TOP, top);
 
 	fmt_source(src, sizeof(src), c);
-	if (md)
-		fprintf(f, "\n**where it goes**: `%s` (%s, %s per op)\n\n"
-			"| symbol | shift [95%% CI] |\n|---|---:|\n", row, src,
-			unit_of(c));
-	else
+	if (md) {
+		fputs("\n**where it goes**: ", f);
+		nsb_md_put_code(f, row);
+		fprintf(f, " (%s, %s per op)\n\n| symbol | shift [95%% CI] "
+			"|\n|---|---:|\n", src, unit_of(c));
+	} else {
 		fprintf(f, "    where it goes (%s):\n", src);
+	}
 	if (!n)
 		none_line(f, c, md ? "| " : "      ", md ? " | |" : "");
 	for (i = 0; i < n; i++) {
@@ -966,8 +974,11 @@ void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
 	}
 	snprintf(line, sizeof(line), "where it goes: the profiles pair in "
 		 "%zu round(s), 2 needed", p->cmp[i].rounds);
-	if (md)
-		fprintf(f, "\n**%s**: `%s`\n", line, r->name);
-	else
+	if (md) {
+		fprintf(f, "\n**%s**: ", line);
+		nsb_md_put_code(f, r->name);
+		fputc('\n', f);
+	} else {
 		nsb_wrap(f, "    ", line);
+	}
 }

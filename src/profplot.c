@@ -113,9 +113,17 @@ int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 	}
 	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "profplot"))
 		goto out;
-	json_array_foreach(arr, i, b)
+	if (json_array_size(arr) > NSB_GP_MAX_CHARTS)
+		fprintf(stderr, WHO ": %s: %zu benchmarks; the first %d "
+			"plotted, %zu left out\n", json, json_array_size(arr),
+			NSB_GP_MAX_CHARTS,
+			json_array_size(arr) - NSB_GP_MAX_CHARTS);
+	json_array_foreach(arr, i, b) {
+		if (i >= NSB_GP_MAX_CHARTS)
+			break;
 		if (plot_one(tmp, b, (int)i, out_dir, stem, templates))
 			goto out;
+	}
 	ret = 0;
 out:
 	if (*tmp)

@@ -120,7 +120,10 @@ static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
 	vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
 	if (md) {
-		fprintf(f, "- **%s**: %s\n", key, val);
+		/* values come from the results' context: no markup */
+		fprintf(f, "- **%s**: ", key);
+		nsb_md_put_text(f, val);
+		fputc('\n', f);
 		return;
 	}
 	snprintf(line, sizeof(line), "  %-10s", key);
@@ -530,9 +533,15 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 	ctx_values(&c->base, "patch_series", a, sizeof(a));
 	ctx_values(&c->patched, "patch_series", b, sizeof(b));
 	ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
-	if (md)
-		fprintf(f, "## nsbench: patched (%s) vs base (%s), %s\n\n",
-			b, a, mode);
+	if (md) {
+		fputs("## nsbench: patched (", f);
+		nsb_md_put_text(f, b);
+		fputs(") vs base (", f);
+		nsb_md_put_text(f, a);
+		fputs("), ", f);
+		nsb_md_put_text(f, mode);
+		fputs("\n\n", f);
+	}
 	else {
 		char line[1024];
 

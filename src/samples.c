@@ -16,6 +16,9 @@
 
 const char *nsb_json_type_name(const json_t *j)
 {
+	/* an absent field: json_object_get's NULL (json_typeof reads it) */
+	if (!j)
+		return "nothing";
 	switch (json_typeof(j)) {
 	case JSON_OBJECT:	return "an object";
 	case JSON_ARRAY:	return "an array";

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t90-repro-build.sh — two clones of one commit build byte-identical guest
+# t91-repro-build.sh — two clones of one commit build byte-identical guest
 # programs and guest images, even when the first of them was built on a
 # machine whose packages make had not seen yet.  On a fresh machine the
 # first `make run` used to read the build files before `make deps` had
