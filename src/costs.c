@@ -88,9 +88,6 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap)
 	closedir(d);
 	if (e)
 		return nsb_bad(dir, "out of memory");
-	/* a directory of nothing was a wrong path: say which */
-	if (*n == first)
-		return nsb_bad(dir, "no *.json results file in this directory");
 	qsort(*list + first, *n - first, sizeof(**list), cmp_str);
 	return 0;
 }
@@ -100,12 +97,20 @@ char **nsb_costs_expand(char **args, int n)
 	size_t k = 0, cap = (size_t)n + 16;
 	char **list = calloc(cap, sizeof(*list));
 	struct stat st;
-	int i;
+	int i, empty = 0;
+	size_t before;
 
 	for (i = 0; list && i < n; i++) {
 		if (!stat(args[i], &st) && S_ISDIR(st.st_mode)) {
+			before = k;
 			if (expand_dir(args[i], &list, &k, &cap))
 				goto fail;
+			/* said, not silently skipped: a wrong path looks so */
+			if (k == before) {
+				nsb_bad(args[i], "no *.json results file in "
+					"this directory");
+				empty++;
+			}
 			continue;
 		}
 		if (k + 2 > cap) {
@@ -118,6 +123,9 @@ char **nsb_costs_expand(char **args, int n)
 		if (!(list[k++] = strdup(args[i])))
 			goto fail;
 	}
+	/* nothing at all: an error (a stock side may be empty alone) */
+	if (list && !k && empty)
+		goto fail;
 	if (list)
 		list[k] = NULL;
 	return list;
