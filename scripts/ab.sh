@@ -350,8 +350,9 @@ name_of() {
 	if [ "$1" = A ]; then echo "$base"; else echo "$series"; fi
 }
 
-# cache_key SIDE ROUND SEED: what determines a boot's results.
-cache_key() {
+# cache_inputs SIDE ROUND SEED: what determines a boot's results, as
+# lines; their sha256 (24 hex) is the boot's cache key.
+cache_inputs() {
 	local k ksha cmd fw
 	k=$(kernel_of "$1")
 	ksha=$(sha256sum <"$k/bzImage" | cut -d' ' -f1)
@@ -360,7 +361,24 @@ cache_key() {
 	fw=$("$top/guest/run-qemu.sh" --print-firmware)
 	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
 		"qemu $qemu_version firmware $fw" \
-		"mode $mode side $1 timeout $timeout" | sha256sum | cut -c1-24
+		"mode $mode side $1 timeout $timeout"
+}
+
+# The files of a cache entry, and their digest beside them.
+entry_files="console.log inputs results.raw"
+
+# entry_ok KEY: the cached entry holds the files it was stored with (the
+# sha256 of each, in its digest) and was stored under this key (its
+# inputs hash to KEY).  Only the first cached boot is booted again, so
+# without this a copied or edited entry replayed as a measurement.
+entry_ok() {
+	local c=$NSB_CACHE/boots/$1
+	[ -f "$c/digest" ] && [ -f "$c/inputs" ] || return 1
+	[ "$(awk '{ print $2 }' "$c/digest" | sort | tr '\n' ' ')" = "$entry_files " ] ||
+		return 1
+	(cd "$c" && sha256sum --quiet --strict -c digest) >/dev/null 2>&1 ||
+		return 1
+	[ "$(sha256sum <"$c/inputs" | cut -c1-24)" = "$1" ]
 }
 
 # boot_dir ROUND SIDE: where a boot's output goes.
@@ -390,22 +408,39 @@ boot_one() {
 	echo "$src $key" >"$dir.source"
 	[ "$src" = fresh ] && [ "$cache" = 1 ] || return 0
 	mkdir -p "$NSB_CACHE/boots"
-	rm -rf "$cdir.tmp.$BASHPID"
-	mkdir -p "$cdir.tmp.$BASHPID"
-	cp "$dir/results.raw" "$dir/console.log" "$cdir.tmp.$BASHPID/"
+	# this boot's own name: $BASHPID differs in the ( ) below
+	local ctmp=$cdir.tmp.$BASHPID
+	rm -rf "$ctmp"
+	mkdir -p "$ctmp"
+	cp "$dir/results.raw" "$dir/console.log" "$ctmp/"
+	cp "$out/boots/keys/$key" "$ctmp/inputs"
+	# shellcheck disable=SC2086 # the names are fixed words
+	(cd "$ctmp" && sha256sum $entry_files >digest) || return 1
 	rm -rf "$cdir"
-	mv "$cdir.tmp.$BASHPID" "$cdir"
+	mv "$ctmp" "$cdir"
 }
 
 # plan_boots: the boot list with each boot's source and cache key; the
 # first boot the cache holds is also booted again (audit), alongside.
+# Every entry to be served is checked (entry_ok) first: one that fails is
+# dropped, its boot booted afresh, and its key listed in boots/dropped.
 plan_boots() {
-	local b r s side key src audit=''
+	local b r s side key src audit='' inputs
+	mkdir -p "$out/boots/keys"
+	: >"$out/boots/dropped"
 	while read -r b r s side; do
-		key=$(cache_key "$side" "$r" "$s")
+		inputs=$(cache_inputs "$side" "$r" "$s")
+		key=$(printf '%s\n' "$inputs" | sha256sum | cut -c1-24)
+		printf '%s\n' "$inputs" >"$out/boots/keys/$key"
 		src=fresh
 		[ "$cache" = 1 ] && [ -f "$NSB_CACHE/boots/$key/results.raw" ] &&
 			src=cache
+		if [ "$src" = cache ] && ! entry_ok "$key"; then
+			echo "ab.sh: warning: cached boot $key fails its digest: dropped, booted afresh" >&2
+			rm -rf "${NSB_CACHE:?}/boots/$key"
+			echo "$key" >>"$out/boots/dropped"
+			src=fresh
+		fi
 		echo "$b $r $s $side $src $key"
 		[ "$src" = cache ] && [ -z "$audit" ] && audit="$b $r $s $side audit $key"
 	done
@@ -566,6 +601,9 @@ if [ "$merge" = 0 ]; then
 	trap stop_boots INT TERM
 	run_boots "$list.jobs" || status=fail
 	[ "$status" = ok ] && { check_audit "$list.jobs" || status=fail; }
+	ndrop=$(wc -l <"$out/boots/dropped")
+	[ "$cache" = 0 ] && [ "$ndrop" = 0 ] ||
+		audit_result="${audit_result:-}; sha256 of each served entry verified, $ndrop failed: dropped and booted afresh"
 	collect
 
 	# --- manifest (nsbench manifest: every value is data) -----------------

@@ -84,15 +84,43 @@ ok $? "the audited boot really was booted again"
 cmp -s <(files "$tmp/r1") <(files "$tmp/r2")
 ok $? "results from the cache are the fresh ones, byte for byte"
 
-# Tamper with the cached result the audit boots again (boot 1).
+# Tamper with the cached result the audit boots again (boot 1), its
+# digest made anew: what a guest that is not deterministic would store.
 key=$(cut -d' ' -f2 "$tmp/r2/boots/r01-B.source")
 sed -i 's/"nsb_on": 70\./"nsb_on": 90./' "$NSB_CACHE/boots/$key/results.raw"
+(cd "$NSB_CACHE/boots/$key" && sha256sum console.log inputs results.raw >digest)
 ab --out "$tmp/r3" >"$tmp/r3.log" 2>&1
 ok $? "a run over a tampered cache still succeeds"
 grep -q 'gave other results when booted again: cache dropped' "$tmp/r3.log"
 ok $? "the tampered cached result is detected"
 cmp -s <(files "$tmp/r1") <(files "$tmp/r3")
 ok $? "and every cached boot is redone: the results are the fresh ones"
+
+# Entries the audit does not boot again: each carries the sha256 of its
+# files and its key's inputs, checked before it is served.  A copy of a
+# real entry with other values replayed with exit 0 before.
+ab --out "$tmp/r4" >"$tmp/r4.log" 2>&1
+ok $? "a fresh run again fills the cache"
+[ -f "$NSB_CACHE/boots/$key/digest" ] && [ -f "$NSB_CACHE/boots/$key/inputs" ] &&
+	(cd "$NSB_CACHE/boots/$key" && sha256sum --quiet -c digest)
+ok $? "an entry holds the digest of its files and its inputs"
+k2=$(cut -d' ' -f2 "$tmp/r4/boots/r02-B.source")
+k3=$(cut -d' ' -f2 "$tmp/r4/boots/r03-B.source")
+k4=$(cut -d' ' -f2 "$tmp/r4/boots/r04-B.source")
+sed -i 's/"nsb_on": 70\./"nsb_on": 97./' "$NSB_CACHE/boots/$k2/results.raw"
+rm -rf "${NSB_CACHE:?}/boots/$k3"
+cp -r "$NSB_CACHE/boots/$k4" "$NSB_CACHE/boots/$k3"
+ab --out "$tmp/r5" >"$tmp/r5.log" 2>&1
+ok $? "a run over an edited and a copied entry succeeds"
+[ "$(grep -c 'fails its digest: dropped, booted afresh' "$tmp/r5.log")" = 2 ] &&
+	[ "$(cat "$tmp/r5/boots/r02-B.source")" = "fresh $k2" ] &&
+	[ "$(cat "$tmp/r5/boots/r03-B.source")" = "fresh $k3" ] &&
+	[ "$(cat "$tmp/r5/boots/r04-B.source")" = "cache $k4" ]
+ok $? "both are found and booted afresh; the sound ones served"
+cmp -s <(files "$tmp/r1") <(files "$tmp/r5")
+ok $? "the results are the fresh ones, byte for byte"
+jq -r .cache_audit "$tmp/r5/manifest.json" | grep -q '2 failed: dropped and booted afresh'
+ok $? "the manifest's cache audit says so: $(jq -r .cache_audit "$tmp/r5/manifest.json")"
 
 # Shards: two processes, each a part of the boots, merged = one run.
 NSB_CACHE=$tmp/c2 ab --shard 1/2 --out "$tmp/s1" >"$tmp/s1.log" 2>&1 &
