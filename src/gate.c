@@ -29,6 +29,13 @@
 enum gate_fmt { FMT_TEXT, FMT_KTAP, FMT_JUNIT };
 
 /* One run as the gate sees it: summaries, and its results files if any. */
+/*
+ * The most samples of one benchmark in one run the gate takes: a full
+ * tier has a few hundred; 200k took 5 s (over 10 s with the sanitizers),
+ * mostly reading the files twice (records, then the comparison).
+ */
+#define GATE_MAX_SAMPLES	100000
+
 struct side {
 	const char *run;
 	char *own_run;
@@ -181,6 +188,14 @@ static int side_from_files(struct side *s, char **files, size_t n,
 		if (bad) {
 			fprintf(stderr, "nsbench gate: %s: bad %s\n", files[0],
 				bad);
+			return -1;
+		}
+		/* refused before the comparison reads every file again */
+		if (s->r[s->n].n > GATE_MAX_SAMPLES) {
+			fprintf(stderr, "nsbench gate: %s: %s: %zu samples, over "
+				"the gate's limit of %d a run\n", files[0],
+				s->r[s->n].bench, (size_t)s->r[s->n].n,
+				GATE_MAX_SAMPLES);
 			return -1;
 		}
 		s->n++;
