@@ -5,6 +5,7 @@
  * the manifests of its shards.  Every value is data: strings go through
  * jansson, the file is written atomically.
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "src/nsbench.h"
 #include "src/options.h"
+#include "src/samples.h"
 #include "src/cli.h"
 
 #define WHO "nsbench manifest"
@@ -97,38 +99,81 @@ static json_t *boot_row(const char *dir, long b, long r, long s,
 	return row;
 }
 
+/*
+ * The most boots, rounds and seeds a list may name: ab.sh's seeds are
+ * below 2^31, its rounds and boots a few dozen.  A number past it (or
+ * past long, where sscanf's %ld gave LONG_MAX) is a broken list.
+ */
+#define BOOT_NUM_MAX	2147483647L
+
+/* A decimal field of a boot line, in [min, BOOT_NUM_MAX]; else -1. */
+static long boot_num(char **p, long min)
+{
+	char *end;
+	long v;
+
+	*p += strspn(*p, " \t");
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (errno || v < min || v > BOOT_NUM_MAX || !strchr(" \t", *end))
+		return -1;
+	*p = end;
+	return v;
+}
+
 /* The rows of LIST ("BOOT ROUND SEED SIDE" a line), or NULL after why. */
 static json_t *boot_rows(const char *list, const char *dir)
 {
-	int fd = nsb_open_input(list, NSB_INPUT_MAX, NULL), end;
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	size_t len, n = 0;
+	char *text = nsb_read_input(list, NSB_INPUT_MAX, &len), *line, *next;
+	char *p;
 	json_t *rows;
-	char line[256], side[8];
 	long b, r, s;
-	size_t n = 0;
+	const char *side;
 
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!text)
+		return NULL;
+	/* a NUL ended the line for fgets: "1 1 1 B\0junk" read as valid */
+	if (memchr(text, 0, len)) {
+		nsb_bad(list, "a NUL byte: not a boot list");
+		free(text);
 		return NULL;
 	}
 	rows = json_array();
-	while (rows && fgets(line, sizeof(line), f)) {
+	for (line = text; rows && *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = 0;
 		n++;
-		if (sscanf(line, "%ld %ld %ld %7s %n", &b, &r, &s, side,
-			   &end) != 4 || line[end] || b < 1 || r < 1 || s < 0 ||
-		    (strcmp(side, "A") && strcmp(side, "B"))) {
-			nsb_bad_at(list, n, "want \"BOOT ROUND SEED A|B\"");
+		p = line;
+		b = boot_num(&p, 1);
+		r = b < 0 ? -1 : boot_num(&p, 1);
+		s = r < 0 ? -1 : boot_num(&p, 0);
+		p += strspn(p, " \t");
+		side = p;
+		p += strcspn(p, " \t");
+		if (s < 0 || p - side != 1 || (*side != 'A' && *side != 'B') ||
+		    p[strspn(p, " \t")]) {
+			nsb_bad_at(list, n, "want \"BOOT ROUND SEED A|B\" "
+				   "(whole numbers up to %ld)", BOOT_NUM_MAX);
 			json_decref(rows);
 			rows = NULL;
 			break;
 		}
+		*p = 0;
 		if (json_array_append_new(rows, boot_row(dir, b, r, s, side))) {
 			json_decref(rows);
 			rows = NULL;
 		}
 	}
-	fclose(f);
+	if (rows && !json_array_size(rows)) {
+		nsb_bad(list, "no boots: an empty list");
+		json_decref(rows);
+		rows = NULL;
+	}
+	free(text);
 	return rows;
 }
 
@@ -174,6 +219,54 @@ static int by_boot(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* An integer member of a boot row in [min, BOOT_NUM_MAX]. */
+static bool row_int(json_t *row, const char *key, long min)
+{
+	json_t *v = json_object_get(row, key);
+
+	return json_is_integer(v) && json_integer_value(v) >= min &&
+	       json_integer_value(v) <= BOOT_NUM_MAX;
+}
+
+/*
+ * A shard's boots as manifest() writes them: {"boot": 1, ...} rows, not
+ * [1, "x", null, {}] (which merged, then sorted as boot 0).
+ */
+static int check_boots(const char *path, json_t *boots)
+{
+	const char *side, *st;
+	json_t *row, *w;
+	size_t i;
+
+	if (!json_array_size(boots))
+		return nsb_bad(path, "boots: empty");
+	json_array_foreach(boots, i, row) {
+		side = nsb_json_str(row, "side");
+		st = nsb_json_str(row, "status");
+		w = json_object_get(row, "wall_seconds");
+		if (!json_is_object(row))
+			return nsb_bad(path, "boots[%zu]: expected an object, "
+				       "got %s", i, nsb_json_type_name(row));
+		if (!row_int(row, "boot", 1) || !row_int(row, "round", 1) ||
+		    !row_int(row, "seed", 0))
+			return nsb_bad(path, "boots[%zu]: boot, round and seed "
+				       "must be whole numbers (boot, round "
+				       ">= 1)", i);
+		if (!side || (strcmp(side, "A") && strcmp(side, "B")))
+			return nsb_bad(path, "boots[%zu].side: expected \"A\" "
+				       "or \"B\"", i);
+		if (!st || (strcmp(st, "ok") && strcmp(st, "fail")) ||
+		    !nsb_json_str(row, "source"))
+			return nsb_bad(path, "boots[%zu]: status (ok|fail) and "
+				       "source must be strings", i);
+		if (!json_is_number(w) || !(json_number_value(w) >= 0) ||
+		    !isfinite(json_number_value(w)))
+			return nsb_bad(path, "boots[%zu].wall_seconds: expected "
+				       "a number >= 0", i);
+	}
+	return 0;
+}
+
 /* Appends a shard's boots to rows and its name to shards; 0 or -1. */
 static int take_shard(const char *path, json_t *m, json_t *rows,
 		      json_t *shards)
@@ -182,6 +275,8 @@ static int take_shard(const char *path, json_t *m, json_t *rows,
 
 	if (!json_is_array(boots))
 		return nsb_bad(path, "no \"boots\" array: not a manifest");
+	if (check_boots(path, boots))
+		return -1;
 	if (json_array_extend(rows, boots))
 		return -1;
 	sh = json_object_get(m, "shard");
