@@ -18,6 +18,7 @@
 #include "src/nsbench.h"
 #include "src/options.h"
 #include "src/profile.h"
+#include "src/samples.h"
 #include "src/cli.h"
 
 /* --- the perf report table -------------------------------------------- */
@@ -321,6 +322,30 @@ static int probe_period(const char *path, const char *label,
 	return ret;
 }
 
+/*
+ * The bench file as every reader of results checks it (samples.c: units,
+ * times, aggregates, names): profile-import took aggregate-only files,
+ * unit "parsec", an empty name and 1e10 s times, which profile and
+ * report then refused.  One benchmark with a sample, too.
+ */
+static int check_bench(const char *path)
+{
+	struct nsb_side side;
+	int ret = 0;
+
+	nsb_side_init(&side, "bench");
+	if (nsb_side_load(&side, path))
+		ret = -1;
+	else if (side.n != 1 || !side.s[0].n)
+		ret = nsb_bad(path, "benchmarks: expected exactly one "
+			      "benchmark with a sample, got %zu%s", side.n,
+			      side.n == 1 ? " without one" : "");
+	else if (!*side.s[0].name)
+		ret = nsb_bad(path, "benchmarks[0].name: empty");
+	nsb_side_free(&side);
+	return ret;
+}
+
 /* The benchmark's name: the one run_name (or name) of all entries. */
 static const char *one_benchmark(const char *path, json_t *arr)
 {
@@ -522,6 +547,8 @@ static int import(struct import_opts *o)
 		goto out;
 	label = o->label ? strdup(o->label) : default_label(o->bench);
 	if (!label || (o->probes && probe_period(o->probes, label, &o->period)))
+		goto out;
+	if (check_bench(o->bench))
 		goto out;
 	bench = nsb_json_load(o->bench);
 	if (!bench || !(name = one_benchmark(o->bench,

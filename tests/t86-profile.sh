@@ -116,7 +116,7 @@ jq '.benchmarks += [.benchmarks[0] | .name = "other" | .run_name = "other"]' \
 bad two-benchmarks "two.bench.json: benchmarks: expected exactly one" \
 	--bench="$tmp/two.bench.json"
 jq '.benchmarks = []' "$fix/stat.bench.json" >"$tmp/none.bench.json"
-bad no-benchmark "none.bench.json: benchmarks: expected exactly one" \
+bad no-benchmark "none.bench.json: no benchmarks in 'benchmarks'" \
 	--bench="$tmp/none.bench.json"
 echo '{"benchmarks": [' >"$tmp/broken.bench.json"
 bad broken-bench "broken.bench.json:" --bench="$tmp/broken.bench.json"
