@@ -17,7 +17,8 @@ cat >"$r" <<'JSON'
 {"context": {"nsbench_side": "@SIDE@", "patch_series": "@SERIES@",
  "kernel_release": "unknown", "kernel_config_hash": "c0ffee",
  "nsbench_aslr": "2", "@SIDE@": ["x@SIDE@y@SIDE@", 3, null]},
- "benchmarks": [{"name": "b/@BOOT@", "real_time": 2.5, "iterations": 7}]}
+  "benchmarks": [{"name": "b/@BOOT@", "run_type": "iteration",
+   "real_time": 2.5, "time_unit": "ns", "iterations": 7}]}
 JSON
 cat >"$tmp/meta.json" <<'JSON'
 {"key": "k1", "source": "", "release": "6.1.9", "config_hash": "feed",
@@ -58,7 +59,7 @@ rc1=$?
 "$NSB" stamp --set a=b "$tmp/t.json" 2>>"$tmp/err"
 rc2=$?
 [ $rc1 = 2 ] && [ $rc2 = 2 ] && cmp -s "$tmp/t.json" "$tmp/t.orig" &&
-	grep -q "a.json: not a results file" "$tmp/err" &&
+	grep -q "a.json: expected a JSON object" "$tmp/err" &&
 	grep -q "t.json:1:.*invalid JSON" "$tmp/err"
 ok $? "no object, cut JSON: exit 2 naming the file, the file unchanged"
 mkfifo "$tmp/fifo"
