@@ -7,6 +7,7 @@
  * gnuplot code.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,47 @@ static void clean_label(char *buf, size_t len, const char *seed,
 static double num(json_t *o, const char *key)
 {
 	return json_number_value(json_object_get(o, key));
+}
+
+/* o[key] is a finite number (json_number_value gave 0 for "x"). */
+static bool finite_at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) && isfinite(json_number_value(v));
+}
+
+/*
+ * The rows as nsbench report --json writes them: a string or a number
+ * where a number is drawn became 0 and was plotted as a measurement.
+ * Returns 0, or -1 after naming the first bad row.
+ */
+static int check_rows(const char *json, json_t *rows)
+{
+	static const char *const nums[] = { "pct", "pct_lo", "pct_hi" };
+	static const char *const ends[] = { "est", "lo", "hi" };
+	json_t *r, *sh;
+	size_t i, k;
+
+	json_array_foreach(rows, i, r) {
+		if (!json_is_object(r))
+			return nsb_bad(json, "rows[%zu]: expected an object", i);
+		sh = json_object_get(r, "shift");
+		if (!json_is_object(sh))
+			continue;	/* skipped or failed: not drawn */
+		for (k = 0; k < 3; k++) {
+			if (!finite_at(sh, ends[k]))
+				return nsb_bad(json, "rows[%zu].shift.%s: "
+					       "expected a number", i, ends[k]);
+			if (!finite_at(r, nums[k]))
+				return nsb_bad(json, "rows[%zu].%s: expected a "
+					       "number", i, nums[k]);
+		}
+		if (!nsb_json_str(r, "seed") || !nsb_json_str(r, "label"))
+			return nsb_bad(json, "rows[%zu]: seed and label must "
+				       "be strings", i);
+	}
+	return 0;
 }
 
 /*
@@ -129,6 +171,8 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 			"of nsbench report --json)\n", json);
 		goto out;
 	}
+	if (check_rows(json, rows))
+		goto out;
 	n = write_data(NULL, rows, 0, 0);
 	if (!n) {
 		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
