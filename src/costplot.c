@@ -72,9 +72,10 @@ static int check_rows(const char *json, json_t *rows)
 				return nsb_bad(json, "rows[%zu].%s: expected a "
 					       "number", i, nums[k]);
 		}
-		if (!nsb_json_str(r, "seed") || !nsb_json_str(r, "label"))
-			return nsb_bad(json, "rows[%zu]: seed and label must "
-				       "be strings", i);
+		for (k = 0; k < 2; k++)
+			if (!nsb_json_str(r, k ? "label" : "seed"))
+				return nsb_bad(json, "rows[%zu].%s: expected a "
+					       "string", i, k ? "label" : "seed");
 	}
 	return 0;
 }

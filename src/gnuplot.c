@@ -434,19 +434,23 @@ static void write_error(const char *who, const char *out, int err,
 static int run_to(char **argv, const char *out, const char *who)
 {
 	char *copy = strdup(out), *dir, *tmp = NULL;
-	const char *base = strrchr(out, '/');
+	const char *base = strrchr(out, '/'), *ext;
 	int fd = -1, ret = -1, err = 0;
 	mode_t mask;
 
+	base = base ? base + 1 : out;
+	/* the output's extension kept last: what a reader of names sees */
+	ext = strrchr(base, '.') ?: "";
 	dir = copy ? dirname(copy) : NULL;
-	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir,
-			     base ? base + 1 : out) < 0) {
+	if (!dir || asprintf(&tmp, "%s/.%.*s.XXXXXX%s", dir,
+			     (int)(ext - base) ?: (int)strlen(base), base,
+			     ext) < 0) {
 		tmp = NULL;
 		err = ENOMEM;
 		goto fail;
 	}
 	catch_signals();
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = mkostemps(tmp, (int)strlen(ext), O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
 		goto fail;

@@ -234,9 +234,10 @@ static bool row_int(json_t *row, const char *key, long min)
  */
 static int check_boots(const char *path, json_t *boots)
 {
+	static const char *const ints[] = { "boot", "round", "seed" };
 	const char *side, *st;
 	json_t *row, *w;
-	size_t i;
+	size_t i, k;
 
 	if (!json_array_size(boots))
 		return nsb_bad(path, "boots: empty");
@@ -247,18 +248,21 @@ static int check_boots(const char *path, json_t *boots)
 		if (!json_is_object(row))
 			return nsb_bad(path, "boots[%zu]: expected an object, "
 				       "got %s", i, nsb_json_type_name(row));
-		if (!row_int(row, "boot", 1) || !row_int(row, "round", 1) ||
-		    !row_int(row, "seed", 0))
-			return nsb_bad(path, "boots[%zu]: boot, round and seed "
-				       "must be whole numbers (boot, round "
-				       ">= 1)", i);
+		for (k = 0; k < 3; k++)
+			if (!row_int(row, ints[k], k < 2))
+				return nsb_bad(path, "boots[%zu].%s: expected a "
+					       "whole number >= %d, at most "
+					       "%ld", i, ints[k], k < 2,
+					       BOOT_NUM_MAX);
 		if (!side || (strcmp(side, "A") && strcmp(side, "B")))
 			return nsb_bad(path, "boots[%zu].side: expected \"A\" "
 				       "or \"B\"", i);
-		if (!st || (strcmp(st, "ok") && strcmp(st, "fail")) ||
-		    !nsb_json_str(row, "source"))
-			return nsb_bad(path, "boots[%zu]: status (ok|fail) and "
-				       "source must be strings", i);
+		if (!st || (strcmp(st, "ok") && strcmp(st, "fail")))
+			return nsb_bad(path, "boots[%zu].status: expected "
+				       "\"ok\" or \"fail\"", i);
+		if (!nsb_json_str(row, "source"))
+			return nsb_bad(path, "boots[%zu].source: expected a "
+				       "string", i);
 		if (!json_is_number(w) || !(json_number_value(w) >= 0) ||
 		    !isfinite(json_number_value(w)))
 			return nsb_bad(path, "boots[%zu].wall_seconds: expected "

@@ -16,11 +16,20 @@
  * refused, and refusals whose message does not name the file (and the
  * field, where the case has one).
  *
+ * Third pass: the inputs of profile (a profile JSON), manifest --merge
+ * (a shard's manifest) and --boots (a boot list), plot --costs (report
+ * --json's rows), plot --trend (a text file), profile-import --bench and
+ * stamp; names with characters some consumer reads as a line break
+ * (\v, U+2028, ...), '|', code fences and '<', and such a host_name.
+ * Every run's standard output is checked for a raw line break other
+ * than '\n' ("broken lines").
+ *
  * NSB_FUZZ_TIER=slow (tests/slow/fuzz.sh): truncation every few bytes,
- * 100k names, 100k samples, a 20k-run history.  NSB_FUZZ_KEEP=1 keeps
+ * 100k names, 100k samples, a 20k-run history, 100k cost rows.  NSB_FUZZ_KEEP=1 keeps
  * the corpus; NSB_FUZZ_CASE=TEXT / NSB_FUZZ_CMD=TEXT run only the cases /
  * commands whose name contains TEXT.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -62,6 +71,12 @@ enum kind {
 	K_HF = 2,	/* hyperfine --export-json */
 	K_HIST = 4,	/* a history (JSON lines) */
 	K_PERF = 8,	/* a perf.data given to report --perf-* */
+	K_PROF = 16,	/* a profile JSON (profile-import's output) */
+	K_MAN = 32,	/* a shard's manifest.json (manifest --merge) */
+	K_BOOTS = 64,	/* a boot list "BOOT ROUND SEED A|B" (--boots) */
+	K_COSTS = 128,	/* report --json's rows (plot --costs) */
+	K_TREND = 256,	/* "<UTC time> median lo hi [commit]" (--trend) */
+	K_PIB = 512,	/* profile-import --bench: one benchmark's results */
 };
 
 enum expect {
@@ -83,14 +98,17 @@ struct fcase {
 enum {
 	C_SUMMARY, C_COMPARE_A, C_COMPARE_B, C_REPORT, C_GATE_NEW,
 	C_GATE_BASE, C_APPEND, C_IMPORT, C_PERF, C_SHOW, C_CHANGES, C_ACCEPT,
-	C_APPEND_TO, C_GATE_H, C_GATE_H_NEW, NCMDS
+	C_APPEND_TO, C_GATE_H, C_GATE_H_NEW, C_STAMP, C_PROFILE, C_MERGE,
+	C_BOOTS, C_COSTS, C_TREND, C_PIMPORT, NCMDS
 };
 
 /*
  * Argument templates: {F} the case, {FC} a writable copy of it, {S} its
  * seed, {R} a valid results file, {RH} a copy of a valid history whose
  * accepted run is {R}'s (its file gone: the gate takes the medians), {O}
- * an output file, {P} a valid perf.data.
+ * an output file, {P} a valid perf.data, {PA} {PB} the profiles of both
+ * sides but {F}'s, {M2} a second shard's manifest, {BD} a boots
+ * directory, {OD} a plot output directory, {SYM} perf's symbol table.
  */
 struct fcmd {
 	const char *name;
@@ -137,15 +155,41 @@ static const struct fcmd cmds[NCMDS] = {
 		       K_HIST, K_HIST, true },
 	[C_GATE_H_NEW] = { "gate --history=F R", cmd_gate,
 			   "gate --history={F} {R}", K_HIST, K_HIST, true },
+	[C_STAMP] = { "stamp", cmd_stamp, "stamp --set=a=b {FC}",
+		      K_RES | K_HF, K_RES | K_HF, false },
+	[C_PROFILE] = { "profile F -- B", cmd_profile,
+			"profile {F} {PA} -- {PB}", K_PROF, K_PROF, false },
+	[C_MERGE] = { "manifest --merge", cmd_manifest,
+		      "manifest --merge --out={O} {F} {M2}", K_MAN, K_MAN,
+		      false },
+	[C_BOOTS] = { "manifest --boots", cmd_manifest,
+		      "manifest --out={O} --boots={F} --boots-dir={BD}",
+		      K_BOOTS, K_BOOTS, false },
+	[C_COSTS] = { "plot --costs", cmd_plot,
+		      "plot --costs={F} --out-dir={OD}", K_COSTS, K_COSTS,
+		      false },
+	[C_TREND] = { "plot --trend", cmd_plot,
+		      "plot --trend={F} --out-dir={OD}", K_TREND, K_TREND,
+		      false },
+	[C_PIMPORT] = { "profile-import --bench", cmd_profile_import,
+			"profile-import --symbols={SYM} --bench={F} "
+			"--ops=250000 --period=10007 --out={O}", K_PIB, K_PIB,
+			false },
 };
 
 struct tally {
 	size_t runs, crashes, leaks, hangs, garbage0, garbage1, refused;
-	size_t nameless, fieldless, slow;
+	size_t nameless, fieldless, slow, broken;
 };
 
 static char dir[] = "/tmp/nsb-fuzz.XXXXXX";
 static char good_hist[128], perf_ok[128];
+static char prof_seed[128], prof_a[128], prof_b[128], man1[128], man2[128];
+static char boots_dir[128], plots_dir[128], costs_seed[128];
+static char trend_seed[128], boots_seed[128], pib_seed[128];
+#define SEED_SYMBOLS	FIX "profile/stat.symbols.tsv"
+#define SEED_PIB	FIX "profile/stat.bench.json"
+#define PROF_AB		FIX "profile/ab/"
 static struct fcase *cases;
 static size_t ncases, cases_cap;
 static bool slow_tier;
@@ -254,8 +298,9 @@ static struct fcase *add_case(enum kind kind, enum expect expect,
 			      const char *seed, const char *field,
 			      const char *fmt, ...)
 {
-	static const char *const ext[] = { [K_RES] = ".json",
-		[K_HF] = ".json", [K_HIST] = ".jsonl", [K_PERF] = ".data" };
+	const char *ext = kind == K_HIST ? ".jsonl" : kind == K_PERF ? ".data"
+			  : kind == K_TREND ? ".txt" : kind == K_BOOTS ?
+			  ".list" : kind == K_PROF ? ".profile.json" : ".json";
 	struct fcase *c;
 	va_list ap;
 
@@ -276,7 +321,7 @@ static struct fcase *add_case(enum kind kind, enum expect expect,
 			    *p) && !(*p >= 'A' && *p <= 'Z'))
 			*p = '_';
 	if (asprintf(&c->path, "%s/c/%03zu-%s%s", dir, ncases, c->name,
-		     ext[kind]) < 0)
+		     ext) < 0)
 		abort();
 	c->kind = kind;
 	c->expect = expect;
@@ -389,7 +434,7 @@ static bool value_tried(int t, char want)
 	case 2: return true;
 	case 3: return want == 'o';
 	case 4: return want != 'o';
-	case 6: return want == 'n' || want == 'z';
+	case 6: return want == 'n' || want == 'z' || want == 'i';
 	}
 	return false;
 }
@@ -405,6 +450,8 @@ static bool value_fits(int t, char want)
 	case 'b': return t == 5;
 	case 'a': return t == 3;
 	case 'o': return t == 4;
+	case 'r': return t == 1 || t == 6;	/* any finite number */
+	case 'i': return false;		/* a whole number >= 0 */
 	}
 	return false;
 }
@@ -957,10 +1004,25 @@ static void big_history(size_t names, size_t runs)
 
 /* --- what is not a file ----------------------------------------------- */
 
+static const char *tag_of(enum kind kind)
+{
+	switch (kind) {
+	case K_RES: return "res";
+	case K_HF: return "hf";
+	case K_HIST: return "hist";
+	case K_PERF: return "perf";
+	case K_PROF: return "prof";
+	case K_MAN: return "man";
+	case K_BOOTS: return "boots";
+	case K_COSTS: return "costs";
+	case K_TREND: return "trend";
+	default: return "pib";
+	}
+}
+
 static void specials(enum kind kind, const char *seed)
 {
-	static const char *const tag[] = { [K_RES] = "res", [K_HF] = "hf",
-		[K_HIST] = "hist", [K_PERF] = "perf" };
+	const char *tag = tag_of(kind);
 	bool hist = kind == K_HIST, perf = kind == K_PERF;
 	char *garbage, *loop2;
 	struct fcase *c;
@@ -968,35 +1030,35 @@ static void specials(enum kind kind, const char *seed)
 	int fd;
 
 	c = add_case(kind, hist || perf ? E_ANY : E_BAD, seed, NULL,
-		     "%s-empty", tag[kind]);
+		     "%s-empty", tag);
 	put_case(c, "", 0);
-	c = add_case(kind, E_BAD, seed, NULL, "%s-directory", tag[kind]);
+	c = add_case(kind, E_BAD, seed, NULL, "%s-directory", tag);
 	mkdir(c->path, 0755);
-	c = add_case(kind, E_BAD, seed, NULL, "%s-fifo", tag[kind]);
+	c = add_case(kind, E_BAD, seed, NULL, "%s-fifo", tag);
 	mkfifo(c->path, 0644);
-	c = add_case(kind, E_BAD, seed, NULL, "%s-dev-zero", tag[kind]);
+	c = add_case(kind, E_BAD, seed, NULL, "%s-dev-zero", tag);
 	if (symlink("/dev/zero", c->path))
 		abort();
-	c = add_case(kind, E_BAD, seed, NULL, "%s-dev-null", tag[kind]);
+	c = add_case(kind, E_BAD, seed, NULL, "%s-dev-null", tag);
 	if (symlink("/dev/null", c->path))
 		abort();
-	c = add_case(kind, E_BAD, seed, NULL, "%s-symlink-loop", tag[kind]);
+	c = add_case(kind, E_BAD, seed, NULL, "%s-symlink-loop", tag);
 	if (asprintf(&loop2, "%s.loop", c->path) < 0 ||
 	    symlink(loop2, c->path) || symlink(c->path, loop2))
 		abort();
 	free(loop2);
 	/* a missing history is an empty one; perf names a missing file */
 	c = add_case(kind, hist || perf ? E_ANY : E_BAD, seed, NULL,
-		     "%s-missing", tag[kind]);
+		     "%s-missing", tag);
 	/* over the cap, sparse: costs no disk */
 	c = add_case(kind, perf ? E_ANY : E_BAD, seed, NULL, "%s-over-cap",
-		     tag[kind]);
+		     tag);
 	fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)(hist ? HISTORY_CAP : RESULTS_CAP)
 			       + 1) || close(fd))
 		abort();
 	c = add_case(kind, perf ? E_ANY : E_BAD, seed, NULL, "%s-garbage",
-		     tag[kind]);
+		     tag);
 	garbage = malloc(4096);
 	if (!garbage)
 		abort();
@@ -1004,6 +1066,284 @@ static void specials(enum kind kind, const char *seed)
 		garbage[i] = (char)rnd();
 	put_case(c, garbage, 4096);
 	free(garbage);
+}
+
+/* --- third pass: profiles, manifests, boot lists, costs, trends -------- */
+
+static json_t *sym0(json_t *root)
+{
+	return json_array_get(json_object_get(root, "symbols"), 0);
+}
+
+static json_t *boot0(json_t *root)
+{
+	return json_array_get(json_object_get(root, "boots"), 0);
+}
+
+static json_t *row0(json_t *root)
+{
+	return json_array_get(json_object_get(root, "rows"), 0);
+}
+
+static json_t *shift0(json_t *root)
+{
+	return json_object_get(row0(root), "shift");
+}
+
+static json_t *bench0(json_t *root)
+{
+	return json_array_get(json_object_get(root, "benchmarks"), 0);
+}
+
+/* target(root) without key: the refusal must name it (crashed before). */
+static void missing(enum kind kind, const char *seed, const char *tag,
+		    const char *where, json_t *(*target)(json_t *root),
+		    const char *const *keys, size_t n)
+{
+	char *field;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_t *root = load_seed(seed);
+
+		json_object_del(target(root), keys[i]);
+		if (asprintf(&field, "%s%s%s", where, *where ? "." : "",
+			     keys[i]) < 0)
+			abort();
+		put_json(add_case(kind, E_BAD, seed, own(field),
+				  "%s-no-%s", tag, keys[i]), root, NULL);
+		json_decref(root);
+	}
+}
+
+static void profile_cases(const char *seed, size_t step)
+{
+	static const struct field root_fields[] = {
+		{ "benchmark", 's' }, { "event", 's' }, { "period", 'n' },
+		{ "ops", 'n' }, { "samples", 'i' }, { "symbols", 'a' },
+	};
+	static const struct field sym_fields[] = {
+		{ "symbol", 's' }, { "dso", 's' }, { "samples", 'i' },
+		{ "kernel", 'b' },
+	};
+	static const char *const root_keys[] = { "benchmark", "event",
+		"period", "ops", "samples", "symbols", "context" };
+	static const char *const sym_keys[] = { "symbol", "dso", "samples",
+		"kernel" };
+
+	control(K_PROF, seed, "prof");
+	truncations(K_PROF, seed, "prof", step);
+	wrong_types(K_PROF, seed, "prof", "", root_fields,
+		    NSB_ARRAY_SIZE(root_fields), itself, E_BAD);
+	wrong_types(K_PROF, seed, "prof", "symbols[0]", sym_fields,
+		    NSB_ARRAY_SIZE(sym_fields), sym0, E_BAD);
+	missing(K_PROF, seed, "prof", "", itself, root_keys,
+		NSB_ARRAY_SIZE(root_keys));
+	missing(K_PROF, seed, "prof", "symbols[0]", sym0, sym_keys,
+		NSB_ARRAY_SIZE(sym_keys));
+	number_cases(K_PROF, seed, "prof", itself, "period", "period", 1);
+	number_cases(K_PROF, seed, "prof", itself, "ops", "ops", 1);
+	container_types(K_PROF, seed, "prof", itself, "context", 'o',
+			"context");
+	specials(K_PROF, seed);
+}
+
+static void manifest_cases(const char *seed, size_t step)
+{
+	static const struct field boot_fields[] = {
+		{ "boot", 'i' }, { "round", 'i' }, { "seed", 'i' },
+		{ "side", 'S' }, { "status", 'S' }, { "source", 's' },
+		{ "wall_seconds", 'z' },
+	};
+	json_t *root;
+
+	control(K_MAN, seed, "man");
+	truncations(K_MAN, seed, "man", step);
+	container_types(K_MAN, seed, "man", itself, "boots", 'a', "boots");
+	wrong_types(K_MAN, seed, "man", "boots[0]", boot_fields,
+		    NSB_ARRAY_SIZE(boot_fields), boot0, E_BAD);
+	root = load_seed(seed);
+	json_object_set_new(root, "boots", json_pack("[i,s,n,{}]", 1, "x"));
+	put_json(add_case(K_MAN, E_BAD, seed, "boots[0]", "man-boots-garbage"),
+		 root, NULL);
+	json_decref(root);
+	root = load_seed(seed);
+	json_object_set_new(root, "boots", json_array());
+	put_json(add_case(K_MAN, E_BAD, seed, "boots", "man-boots-empty"),
+		 root, NULL);
+	json_decref(root);
+	edit_case(K_MAN, E_BAD, seed, "boots[0]", "man-boot-overflow",
+		  "\"boot\": 1,", "\"boot\": 99999999999,");
+	edit_case(K_MAN, E_BAD, seed, "boots[0]", "man-boot-zero",
+		  "\"boot\": 1,", "\"boot\": 0,");
+	edit_case(K_MAN, E_BAD, seed, "boots[0]", "man-seed-negative",
+		  "\"seed\": 1,", "\"seed\": -1,");
+	specials(K_MAN, seed);
+}
+
+static void boots_cases(const char *seed)
+{
+	static const struct { const char *tag, *text; size_t len; } t[] = {
+		{ "boots-overflow", "99999999999999999999 1 1 B\n", 0 },
+		{ "boots-over-int", "1 1 4294967296 B\n", 0 },
+		{ "boots-negative", "-1 1 1 B\n", 0 },
+		{ "boots-zero-boot", "0 1 1 B\n", 0 },
+		{ "boots-side-C", "1 1 1 C\n", 0 },
+		{ "boots-no-side", "1 1 1\n", 0 },
+		{ "boots-extra", "1 1 1 B x\n", 0 },
+		{ "boots-hex", "0x10 1 1 B\n", 0 },
+		{ "boots-nan", "nan 1 1 B\n", 0 },
+		{ "boots-nul-after-number", "1 1 1\0 B\n2 2 2 A\n", 17 },
+		{ "boots-nul-after-line", "1 1 1 B\0junk\n", 13 },
+		{ "boots-blank", "\n", 0 },
+	};
+	size_t i;
+
+	control(K_BOOTS, seed, "boots");
+	for (i = 0; i < NSB_ARRAY_SIZE(t); i++)
+		put_case(add_case(K_BOOTS, E_BAD, seed, NULL, "%s", t[i].tag),
+			 t[i].text, t[i].len ? t[i].len : strlen(t[i].text));
+	specials(K_BOOTS, seed);
+}
+
+/* report --json's rows: n rows, a shift with its CI each. */
+static void costs_json(FILE *f, size_t n)
+{
+	size_t i;
+
+	fputs("{\"icount\": true, \"rows\": [", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s{\"seed\": \"00%zu\", \"label\": \"exec/%zu\", "
+			"\"shift\": {\"est\": %zu.5, \"lo\": %zu.0, \"hi\": "
+			"%zu.9}, \"pct\": 0.1, \"pct_lo\": 0.05, \"pct_hi\": "
+			"0.2, \"decides\": false, \"unreliable\": false}",
+			i ? ", " : "", i % 9, i, i % 50, i % 50, i % 50);
+	fputs("]}\n", f);
+}
+
+static void costs_cases(const char *seed, size_t step, size_t big)
+{
+	static const struct field row_fields[] = {
+		{ "seed", 's' }, { "label", 's' }, { "pct", 'r' },
+		{ "pct_lo", 'r' }, { "pct_hi", 'r' },
+	};
+	static const struct field shift_fields[] = {
+		{ "est", 'r' }, { "lo", 'r' }, { "hi", 'r' },
+	};
+	struct fcase *c;
+	FILE *f;
+
+	control(K_COSTS, seed, "costs");
+	truncations(K_COSTS, seed, "costs", step);
+	container_types(K_COSTS, seed, "costs", itself, "rows", 'a', "rows");
+	wrong_types(K_COSTS, seed, "costs", "rows[0]", row_fields,
+		    NSB_ARRAY_SIZE(row_fields), row0, E_BAD);
+	wrong_types(K_COSTS, seed, "costs", "rows[0].shift", shift_fields,
+		    NSB_ARRAY_SIZE(shift_fields), shift0, E_BAD);
+	edit_case(K_COSTS, E_BAD, seed, NULL, "costs-est-1e999",
+		  "\"est\": 0.5", "\"est\": 1e999");
+	/* more rows than charts: capped, and said */
+	c = add_case(K_COSTS, E_OK, seed, NULL, "costs-%zu-rows", big);
+	f = case_file(c);
+	costs_json(f, big);
+	fclose(f);
+	specials(K_COSTS, seed);
+}
+
+static void trend_cases(const char *seed, size_t big)
+{
+	static const struct { const char *tag, *text; size_t len; } t[] = {
+		{ "trend-nan", "2024-01-01T00:00:00Z nan 1 2\n", 0 },
+		{ "trend-inf", "2024-01-01T00:00:00Z inf 1 2\n", 0 },
+		{ "trend-minus-inf", "2024-01-01T00:00:00Z 1 -inf 2\n", 0 },
+		{ "trend-lo-above", "2024-01-01T00:00:00Z 1 2 3\n", 0 },
+		{ "trend-short", "2024-01-01T00:00:00Z 1 2\n", 0 },
+		{ "trend-words", "when median lo hi\n", 0 },
+		{ "trend-comments-only", "# nothing\n\n", 0 },
+		{ "trend-nul-line", "\0\n2024-01-01T00:00:00Z 1 0 2\n", 31 },
+		{ "trend-nul-after-number",
+		  "2024-01-01T00:00:00Z 1\0 0 2\n", 28 },
+		{ "trend-1e999", "2024-01-01T00:00:00Z 1e999 0 2\n", 0 },
+	};
+	struct fcase *c;
+	size_t i;
+	FILE *f;
+
+	control(K_TREND, seed, "trend");
+	for (i = 0; i < NSB_ARRAY_SIZE(t); i++)
+		put_case(add_case(K_TREND, E_BAD, seed, NULL, "%s", t[i].tag),
+			 t[i].text, t[i].len ? t[i].len : strlen(t[i].text));
+	c = add_case(K_TREND, E_OK, seed, NULL, "trend-%zu-rows", big);
+	f = case_file(c);
+	for (i = 0; i < big; i++)
+		fprintf(f, "2024-01-01T00:00:%02zuZ %zu %zu %zu c%zu\n", i % 60,
+			100 + i % 7, 99 + i % 7, 101 + i % 7, i);
+	fclose(f);
+	specials(K_TREND, seed);
+}
+
+static void pib_cases(const char *seed, size_t step)
+{
+	static const struct field fields[] = {
+		{ "name", 's' }, { "real_time", 'n' }, { "time_unit", 'S' },
+		{ "run_type", 'S' },
+	};
+	json_t *root;
+
+	control(K_PIB, seed, "pib");
+	truncations(K_PIB, seed, "pib", step);
+	wrong_types(K_PIB, seed, "pib", "benchmarks[0]", fields,
+		    NSB_ARRAY_SIZE(fields), bench0, E_BAD);
+	edit_case(K_PIB, E_BAD, seed, NULL, "pib-aggregate-only",
+		  "\"iteration\"", "\"aggregate\"");
+	edit_case(K_PIB, E_BAD, seed, "time_unit", "pib-parsec",
+		  "\"time_unit\": \"ns\"", "\"time_unit\": \"parsec\"");
+	edit_case(K_PIB, E_BAD, seed, "name", "pib-empty-name",
+		  "\"name\": \"sys/stat/init/depth:0/path:64\",\n"
+		  "      \"run_name\": \"sys/stat/init/depth:0/path:64\"",
+		  "\"name\": \"\",\n      \"run_name\": \"\"");
+	root = load_seed(seed);
+	json_object_set_new(bench0(root), "real_time", json_real(1e10));
+	json_object_set_new(bench0(root), "time_unit", json_string("s"));
+	put_json(add_case(K_PIB, E_BAD, seed, "real_time", "pib-1e10-s"), root,
+		 NULL);
+	json_decref(root);
+	specials(K_PIB, seed);
+}
+
+/*
+ * Names and a host name built to forge lines: valid input, which every
+ * command must take and print on whole lines (judge's "broken").
+ */
+static void hostile_names(const char *seed)
+{
+	static const char *const evil[] = {
+		"\x0bok 9 forged", "\xe2\x80\xa8ok 9 forged",
+		"\xc2\x85" "next", "\x1c\x1d\x1e\x0c\r",
+		"|x|y|", "```\n# heading", "<img src=x onerror=alert(1)>\"q\"",
+	};
+	json_t *root, *b;
+	struct fcase *c;
+	size_t i, j;
+	char *name;
+
+	for (i = 0; i < NSB_ARRAY_SIZE(evil); i++) {
+		root = load_seed(seed);
+		json_array_foreach(json_object_get(root, "benchmarks"), j, b) {
+			if (asprintf(&name, "%s%s", nsb_json_str(b, "name"),
+				     evil[i]) < 0)
+				abort();
+			json_object_set_new(b, "name", json_string(name));
+			json_object_del(b, "run_name");
+			free(name);
+		}
+		json_object_set_new(json_object_get(root, "context"),
+				    "host_name", json_string(evil[i]));
+		c = add_case(K_RES, E_OK, NULL, NULL, "res-hostile-name-%zu", i);
+		put_json(c, root, NULL);
+		json_decref(root);
+		twin(c);
+	}
 }
 
 static void generate(void)
@@ -1023,11 +1363,19 @@ static void generate(void)
 	history_cases(slow_tier ? 17 : 593);
 	big_results(big, big);
 	big_history(big, slow_tier ? 20000 : 2000);
+	hostile_names(SEED_ICOUNT);
+	profile_cases(prof_seed, slow_tier ? 7 : 97);
+	manifest_cases(man1, slow_tier ? 7 : 53);
+	boots_cases(boots_seed);
+	costs_cases(costs_seed, slow_tier ? 7 : 61, big < 3000 ? 3000 : big);
+	trend_cases(trend_seed, slow_tier ? 20000 : 2000);
+	pib_cases(pib_seed, slow_tier ? 7 : 71);
 }
 
 /* --- running ---------------------------------------------------------- */
 
 struct outcome {
+	bool broken;		/* stdout: a line break other than '\n' */
 	int status;		/* waitpid's */
 	char *err;		/* the command's stderr */
 	char *shown;		/* the case's path as the command got it */
@@ -1063,10 +1411,14 @@ static int build_argv(const struct fcmd *cmd, const struct fcase *c,
 	for (w = strtok_r(tmpl, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		static const struct { const char *tok; int which; } toks[] = {
 			{ "{FC}", 0 }, { "{F}", 1 }, { "{S}", 2 }, { "{RH}", 3 },
-			{ "{R}", 4 }, { "{O}", 5 }, { "{P}", 6 },
+			{ "{R}", 4 }, { "{O}", 5 }, { "{P}", 6 }, { "{PA}", 7 },
+			{ "{PB}", 8 }, { "{M2}", 9 }, { "{BD}", 10 },
+			{ "{OD}", 11 }, { "{SYM}", 12 },
 		};
 		const char *val[] = { fc, c->path, c->seed ? c->seed : "",
-				      rh, SEED_ICOUNT, o, perf_ok };
+				      rh, SEED_ICOUNT, o, perf_ok, prof_a,
+				      prof_b, man2, boots_dir, plots_dir,
+				      SEED_SYMBOLS };
 		char *brace = strchr(w, '{');
 		size_t t, n;
 
@@ -1116,6 +1468,27 @@ static void leak_check(bool on)
 #endif
 
 
+/*
+ * Does the file hold a character some consumer reads as a line break
+ * (Python's str.splitlines(): \r \v \f \x1c-\x1e U+0085 U+2028 U+2029),
+ * or another C0 control but tab and newline?
+ */
+static bool broken_lines(const char *path)
+{
+	size_t len, i;
+	char *text = slurp(path, &len);
+	const unsigned char *u = (const unsigned char *)text;
+	bool bad = false;
+
+	for (i = 0; text && i < len && !bad; i++)
+		bad = (u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') ||
+		      (u[i] == 0xc2 && i + 1 < len && u[i + 1] == 0x85) ||
+		      (u[i] == 0xe2 && i + 2 < len && u[i + 1] == 0x80 &&
+		       (u[i + 2] == 0xa8 || u[i + 2] == 0xa9));
+	free(text);
+	return bad;
+}
+
 static void run_cmd(const struct fcmd *cmd, const struct fcase *c,
 		    struct outcome *r, bool leaks)
 {
@@ -1152,6 +1525,7 @@ static void run_cmd(const struct fcmd *cmd, const struct fcase *c,
 	while (waitpid(pid, &r->status, 0) < 0 && errno == EINTR)
 		;
 	r->secs = now() - t0;
+	r->broken = broken_lines(outp);
 	r->err = slurp(errp, &len);
 	if (!r->err)
 		r->err = strdup("");
@@ -1181,7 +1555,7 @@ static void report_one(const char *what, const struct fcmd *cmd,
 		       const struct fcase *c, const struct outcome *r)
 {
 	static const char *const kinds[] = { "hang", "leak", "crash",
-		"accepted", "refused", "nameless", "fieldless" };
+		"accepted", "refused", "nameless", "fieldless", "broken" };
 	static size_t shown[NSB_ARRAY_SIZE(kinds)];
 	size_t k;
 
@@ -1221,6 +1595,10 @@ static void judge(const struct fcmd *cmd, int ci, const struct fcase *c,
 		report_one("crash", cmd, c, r);
 		return;
 	}
+	if (r->broken) {
+		t->broken++;
+		report_one("broken", cmd, c, r);
+	}
 	if (e == E_BAD && (code == 0 || code == 1)) {
 		if (code == 0)
 			t->garbage0++;
@@ -1255,6 +1633,7 @@ static void add_tally(struct tally *sum, const struct tally *t)
 	sum->nameless += t->nameless;
 	sum->fieldless += t->fieldless;
 	sum->slow += t->slow;
+	sum->broken += t->broken;
 }
 
 static void points(const struct fcmd *cmd, const struct tally *t)
@@ -1270,6 +1649,8 @@ static void points(const struct fcmd *cmd, const struct tally *t)
 	ok(!t->nameless && !t->fieldless, "%s: refusals name the file (%zu "
 	   "do not) and the field (%zu do not)", cmd->name, t->nameless,
 	   t->fieldless);
+	ok(!t->broken, "%s: output lines whole (%zu with a raw line break)",
+	   cmd->name, t->broken);
 }
 
 static bool selected(const char *env, const char *name)
@@ -1284,6 +1665,82 @@ static bool selected(const char *env, const char *name)
  * results file is gone, so the gate takes the history's medians (the
  * compare path is gate --baseline=F's).
  */
+/* The seeds of the third pass's kinds, and a stand-in gnuplot. */
+static int setup_seeds(void)
+{
+	static const char man_fmt[] = "{\"date\": \"\", \"host\": \"h\", "
+		"\"nsbench_version\": \"fuzz\", \"mode\": \"icount\", "
+		"\"rounds\": 2, \"checks\": true, \"cache_audit\": \"\", "
+		"\"shard\": \"%d/2\", \"A\": null, \"B\": null, \"boots\": "
+		"[{\"boot\": %d, \"round\": %d, \"seed\": %d, \"side\": "
+		"\"B\", \"status\": \"ok\", \"source\": \"fresh\", "
+		"\"wall_seconds\": 3}]}\n";
+	static const char gp[] = "#!/bin/sh\n"
+		"# a stand-in gnuplot: $6 is the output\n"
+		"case \"$6\" in\n"
+		"*.png) printf '\\211PNG\\r\\n\\032\\nIEND\\256B`\\202' >\"$6\" ;;\n"
+		"*) printf '<svg></svg>\\n' >\"$6\" ;;\n"
+		"esac\n";
+	static const char trend[] = "# when median lo hi commit\n"
+		"2024-01-01T00:00:00Z 100 99 101 abc\n"
+		"2024-01-02T00:00:00Z 101 100 102\n";
+	char path[256], *text = NULL;
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+	int ret = 0;
+
+	snprintf(prof_seed, sizeof(prof_seed), "%s/prof-seed.profile.json",
+		 dir);
+	snprintf(prof_a, sizeof(prof_a), "%s/pa", dir);
+	snprintf(prof_b, sizeof(prof_b), "%s", PROF_AB "B/profile");
+	snprintf(man1, sizeof(man1), "%s/man1.json", dir);
+	snprintf(man2, sizeof(man2), "%s/man2.json", dir);
+	snprintf(boots_dir, sizeof(boots_dir), "%s/bd", dir);
+	snprintf(plots_dir, sizeof(plots_dir), "%s/w/plots", dir);
+	snprintf(costs_seed, sizeof(costs_seed), "%s/costs-seed.json", dir);
+	snprintf(trend_seed, sizeof(trend_seed), "%s/trend-seed.txt", dir);
+	snprintf(boots_seed, sizeof(boots_seed), "%s/boots-seed.list", dir);
+	snprintf(pib_seed, sizeof(pib_seed), "%s/pib-seed.json", dir);
+	if (mkdir(prof_a, 0755) || mkdir(boots_dir, 0755) ||
+	    copy(PROF_AB "A/profile/r01-stat.profile.json", prof_seed) ||
+	    copy(SEED_PIB, pib_seed))
+		return -1;
+	d = opendir(PROF_AB "A/profile");
+	while (d && (e = readdir(d))) {
+		char from[512];
+
+		if (!strstr(e->d_name, ".profile.json") ||
+		    !strcmp(e->d_name, "r01-stat.profile.json"))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", PROF_AB "A/profile",
+			 e->d_name);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%.100s", prof_a,
+				     e->d_name) >= sizeof(path))
+			continue;
+		ret |= copy(from, path);
+	}
+	if (d)
+		closedir(d);
+	for (int k = 1; k <= 2; k++) {
+		if (asprintf(&text, man_fmt, k, k, k, k) < 0)
+			return -1;
+		ret |= put(k == 1 ? man1 : man2, text, strlen(text));
+		free(text);
+	}
+	ret |= put(trend_seed, trend, strlen(trend));
+	ret |= put(boots_seed, "1 1 1 B\n2 2 2 A\n", 16);
+	f = fopen(costs_seed, "we");
+	if (!f)
+		return -1;
+	costs_json(f, 3);
+	ret |= fclose(f);
+	snprintf(path, sizeof(path), "%s/gnuplot", dir);
+	ret |= put(path, gp, strlen(gp)) | chmod(path, 0755);
+	setenv("NSB_GNUPLOT", path, 1);
+	return d && !ret ? 0 : -1;
+}
+
 static int setup(void)
 {
 	static const struct fcmd mk[] = {
@@ -1341,6 +1798,8 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/w", dir);
 	mkdir(path, 0755);
 	ok(!setup(), "set-up: a valid history with an accepted run");
+	ok(!setup_seeds(), "set-up: the seeds of profiles, manifests, boot "
+	   "lists, costs, trends, profile-import's bench");
 	generate();
 	diag("corpus: %zu cases (%s tier) in %s, generated in %.1f s", ncases,
 	     slow_tier ? "slow" : "quick", dir, now() - t0);
@@ -1367,9 +1826,10 @@ int main(void)
 	diag("%zu cases x their commands = %zu runs in %.0f s: %zu crashes, "
 	     "%zu hangs, %zu leaks, %zu exit 0 and %zu exit 1 on garbage, "
 	     "%zu valid refused, %zu without the file, %zu without the "
-	     "field, %zu over 2 s", ncases, sum.runs, now() - t0,
-	     sum.crashes, sum.hangs, sum.leaks, sum.garbage0, sum.garbage1,
-	     sum.refused, sum.nameless, sum.fieldless, sum.slow);
+	     "field, %zu with broken lines, %zu over 2 s", ncases, sum.runs,
+	     now() - t0, sum.crashes, sum.hangs, sum.leaks, sum.garbage0,
+	     sum.garbage1, sum.refused, sum.nameless, sum.fieldless,
+	     sum.broken, sum.slow);
 	if (!getenv("NSB_FUZZ_KEEP")) {
 		snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 		if (system(path))
