@@ -197,7 +197,9 @@ int cmd_compare(int argc, char **argv)
 		if (expect)
 			nsb_expect_print_text(stdout, &x);
 	}
-	fflush(stdout);
+	/* the verdict after the table, and a lost table is no verdict */
+	if (nsb_flush_stdout())
+		ret = 2;
 	if (!ret)
 		ret = expect ? nsb_expect_status(&x, &c) :
 		      nsb_compare_status(&c);

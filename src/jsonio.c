@@ -379,6 +379,24 @@ json_t *nsb_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+int nsb_flush_stdout(void)
+{
+	static bool said;
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : -1;
+	if (!err)
+		return 0;
+	/* -1: an earlier flush failed, and its errno is gone */
+	if (!said)
+		fprintf(stderr, "nsbench: standard output: %s\n",
+			err > 0 ? strerror(err) : "write error");
+	said = true;
+	return -1;
+}
+
 char *nsb_first_line(const char *path)
 {
 	char buf[256];

@@ -3,10 +3,10 @@
  * nsbench — the command-line front end: `nsbench <command> [args]`.
  * Commands are rows of src/commands.h, as in perf's command table.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/nsbench.h"
 #include "src/cli.h"
@@ -133,14 +133,8 @@ static bool is_help(const char *arg)
  */
 static int flush_stdout(int ret)
 {
-	int err = 0;
-
-	errno = 0;
-	if (fflush(stdout) || ferror(stdout))
-		err = errno ? errno : EIO;
-	if (!err)
+	if (!nsb_flush_stdout())
 		return ret;
-	fprintf(stderr, "nsbench: standard output: %s\n", strerror(err));
 	return ret > 2 ? ret : 2;
 }
 
@@ -166,6 +160,13 @@ int main(int argc, char **argv)
 	c = find_command(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
+	/*
+	 * Not a terminal: one buffer for what a command prints (a report,
+	 * a KTAP log), so a write error shows at the final flush with its
+	 * errno (ENOSPC), not in a flush midway whose errno is lost.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	spell_out_help(argc - 1, argv + 1);
 	return flush_stdout(c->fn(argc - 1, argv + 1));
 }

@@ -48,6 +48,11 @@ const char *nsb_json_str(json_t *obj, const char *key);
 /* A finite number, or null: JSON has no NaN or infinity. */
 json_t *nsb_json_num(double v);
 /*
+ * Flushes stdout; on a write error (a full disk, /dev/full) says
+ * "nsbench: standard output: why" once and returns -1.
+ */
+int nsb_flush_stdout(void);
+/*
  * The first line of a small file (/sys, a marker), at most 255 bytes,
  * newline stripped, malloc'd; NULL if it cannot be opened or has none.
  */
