@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bench/gbench.h"
@@ -438,6 +439,7 @@ static int finish_user_out(const char *file)
 static int finish_results(const char *out, int ran)
 {
 	bool interrupted = gb_was_interrupted();
+	struct statvfs vfs;
 	json_error_t err;
 	json_t *root, *ctx;
 	char n[32];
@@ -450,8 +452,19 @@ static int finish_results(const char *out, int ran)
 	}
 	root = json_loadfd(results.fd, JSON_REJECT_DUPLICATES, &err);
 	if (!root) {
-		fprintf(stderr, "nsbench-bench: %s:%d:%d: invalid JSON: %s\n",
-			results.path, err.line, err.column, err.text);
+		/*
+		 * libbenchmark's ofstream drops what it cannot write: on a
+		 * full disk the file is cut short, and "invalid JSON near
+		 * end of file" hid the cause.
+		 */
+		if (!fstatvfs(results.fd, &vfs) && !vfs.f_bavail)
+			fprintf(stderr, "nsbench-bench: %s: %s (the results "
+				"were cut short)\n", results.path,
+				strerror(ENOSPC));
+		else
+			fprintf(stderr, "nsbench-bench: %s:%d:%d: invalid "
+				"JSON: %s\n", results.path, err.line,
+				err.column, err.text);
 		return -1;
 	}
 	ctx = json_object_get(root, "context");

@@ -90,9 +90,16 @@ if mkdir -p tiny && mount -t tmpfs -o size=12k tmpfs tiny 2>/dev/null; then
 	[ $rc = 2 ] && grep -q 'No space left on device' err &&
 		[ -z "$(find tiny -name '*.svg' -o -name '*.png' -o -name '.nsb*')" ]
 	ok $? "a full tmpfs: exit 2, ENOSPC named, nothing left (exit $rc)"
+	"$NSB_BUILD/bench/nsbench-bench" --out=tiny/r.json \
+		--benchmark_filter='^models/in_userns/2015/hot/hit/depth:0$' \
+		--benchmark_min_time=0.01 >out 2>err
+	rc=$?
+	[ $rc != 0 ] && grep -q 'No space left on device' err &&
+		! grep -q 'invalid JSON' err
+	ok $? "nsbench-bench on a full disk names ENOSPC, not invalid JSON (exit $rc)"
 	umount tiny
 else
-	skip 1 "cannot mount a tmpfs here"
+	skip 2 "cannot mount a tmpfs here"
 fi
 
 # --- standard output on /dev/full -----------------------------------------
