@@ -69,7 +69,10 @@ while [ $# -gt 0 ]; do
 	--print-firmware) echo "$firmware"; exit 0 ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
-	--*) need_value "$1" $# ;;
+	--kernel|--initrd|--out|--mode|--round|--seed|--side|--boot|\
+	--series|--config-hash|--append|--timeout|--boot-timeout|--replay|\
+	--kernel-meta|--context) need_value "$1" $# ;;
+	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -103,6 +106,9 @@ need_uint --seed "$seed"
 need_uint --boot "$boot"
 need_uint --timeout "$timeout" 1
 need_uint --boot-timeout "$boot_timeout" 1
+# read once, as decimal: "09" is nine, not a bad octal number later
+round=$((10#$round)) seed=$((10#$seed)) boot=$((10#$boot))
+timeout=$((10#$timeout)) boot_timeout=$((10#$boot_timeout))
 case "$append" in *[![:print:]]*) die "--append: printable characters only" ;; esac
 
 # Fixed-width values keep the command line's length identical across

@@ -143,21 +143,17 @@ done
 
 # --- validate everything before any long step ----------------------------
 
-number() {
-	case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, not '$2'" ;; esac
-	[ ${#2} -le 9 ] || die "$1 is too large: '$2'"
-}
-
 if [ "$merge" = 0 ]; then
 	case "$mode" in auto|icount|tcg|kvm) ;;
 	*) die "--mode must be auto, icount, tcg or kvm, not '$mode'" ;; esac
-	number --rounds "$rounds"
-	[ "$rounds" -ge 1 ] || die "--rounds must be at least 1"
-	number --jobs "$jobs"
-	[ "$jobs" -ge 1 ] || die "--jobs must be at least 1"
-	number --timeout "$timeout"
-	[ "$timeout" -ge 1 ] || die "--timeout must be at least 1 second"
-	number --seed "$seed0"
+	# lib.sh's need_uint; then read once, as decimal ("09" is nine,
+	# not a bad octal number after the kernels are built)
+	need_uint --rounds "$rounds" 1
+	need_uint --jobs "$jobs" 1
+	need_uint --timeout "$timeout" 1
+	need_uint --seed "$seed0"
+	rounds=$((10#$rounds)) jobs=$((10#$jobs)) timeout=$((10#$timeout))
+	seed0=$((10#$seed0))
 	if [ -n "$shard" ]; then
 		[[ $shard =~ ^[0-9]+/[0-9]+$ ]] || die "--shard must be K/N, not '$shard'"
 		sk=$((10#${shard%/*})) sn=$((10#${shard#*/}))

@@ -140,6 +140,14 @@ ok $? "the merged results are the unsharded run's, byte for byte"
 	<(sed -n '/^What each/,/^Provenance/p' "$tmp/m/report.txt") >/dev/null
 ok $? "and so is the report's table"
 
+# Numbers with a leading zero are decimal, read once before any step
+# ("09: value too great for base" came after the kernels were built).
+"$top/scripts/ab.sh" --checks --kernel "$tmp/k" --mode icount --rounds 01 \
+	--jobs 01 --seed 09 --timeout 0900 --out "$tmp/r9" >"$tmp/r9.log" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(ls "$tmp"/r9/B/*.json | wc -l)" = 1 ]
+ok $? "ab.sh --rounds 01 --jobs 01 --seed 09 --timeout 0900: one boot (exit $rc)"
+
 # A bad invocation fails at once, before any build or boot.
 for bad in "--mode bogus" "--series typo" "--rounds 0" "--jobs x" \
 	"--shard 3/2" "--kernel $tmp/nope"; do
