@@ -159,6 +159,47 @@ for s in $STAGES; do
 	esac
 done
 
+# Every other variable too: NSB_ROUNDS=0 or NSB_MODE=bogus were found by
+# ab.sh only after the minute-long native stage, and NSB_BOOT_CACHE=no
+# or NSB_STOCK=yes were silently read as the default.
+bad_env() {
+	echo "nsbench: $*" >&2
+	exit 2
+}
+# count NAME VALUE: a whole number >= 1 (decimal; leading zeros are
+# fine, ab.sh reads them as decimal too)
+count() {
+	case "$2" in
+	''|*[!0-9]*) bad_env "$1 must be a whole number >= 1, not '$2'" ;;
+	esac
+	n=${2#"${2%%[!0]*}"}
+	[ -n "$n" ] && [ ${#n} -le 6 ] ||
+		bad_env "$1 must be between 1 and 999999, not '$2'"
+}
+[ -z "${NSB_ROUNDS:-}" ] || count NSB_ROUNDS "$NSB_ROUNDS"
+[ -z "${NSB_JOBS:-}" ] || count NSB_JOBS "$NSB_JOBS"
+case "${NSB_MODE:-icount}" in
+auto|icount|tcg|kvm) ;;
+*) bad_env "NSB_MODE must be auto, icount, tcg or kvm, not '$NSB_MODE'" ;;
+esac
+for v in NSB_BOOT_CACHE NSB_STOCK; do
+	eval "val=\${$v:-}"
+	case "$val" in
+	''|0|1) ;;
+	*) bad_env "$v must be 0 or 1, not '$val'" ;;
+	esac
+done
+case " $STAGES " in
+*" native "*)
+	filter=${NSB_NATIVE_FILTER:-$NATIVE_FILTER}
+	[ -z "$("$O/bench/nsbench-bench" --tier=quick --benchmark_list_tests \
+		--benchmark_filter="$filter" 2>/dev/null | head -n 1)" ] &&
+		bad_env "NSB_NATIVE_FILTER='$filter' matches no benchmark" \
+			"($O/bench/nsbench-bench --tier=quick" \
+			"--benchmark_list_tests lists them)"
+	;;
+esac
+
 mkdir -p "$RESULTS"
 for s in $STAGES; do
 	case "$s" in

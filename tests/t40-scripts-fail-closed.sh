@@ -144,6 +144,23 @@ refused "run-qemu.sh --kernel missing" "--kernel: .* not found" \
 	"$qemu_run" --kernel "$tmp/nope" --initrd "$tmp/initrd" --out "$tmp/q"
 refused "run-qemu.sh --boot without a value" "--boot needs a value" \
 	"$qemu_run" "${q[@]}" --boot
+refused "run-qemu.sh --bogus" "unknown option '--bogus'" \
+	"$qemu_run" "${q[@]}" --bogus
+# numbers with a leading zero are decimal, read once up front ("09: value
+# too great for base" came after QEMU had started)
+line=$("$qemu_run" --print-cmdline --mode icount --round 09 --seed 09 \
+	--timeout 09 --boot-timeout 09 2>"$tmp/err")
+rc=$?
+[ $rc = 0 ] && case "$line" in
+	*nsb.round=0009\ nsb.seed=0000000009*) true ;; *) false ;; esac
+ok $? "run-qemu.sh --round 09 --seed 09 --timeout 09 --boot-timeout 09: decimal (exit $rc)"
+# make run's variables, before the native stage (O: the binaries)
+export O=$NSB_BUILD NSB_RESULTS=$tmp/results
+for e in NSB_ROUNDS=0 NSB_ROUNDS=abc NSB_JOBS=0 NSB_MODE=bogus \
+	NSB_BOOT_CACHE=no NSB_STOCK=yes NSB_NATIVE_FILTER=^nomatch; do
+	refused "make run with $e" "${e%%=*}" env "$e" "$top/scripts/run-main.sh"
+done
+unset O NSB_RESULTS
 refused "probe-kvm.sh FALLBACK kvm" "FALLBACK must be icount or tcg" \
 	"$top/guest/probe-kvm.sh" "$tmp/kernel" "$tmp/initrd" kvm
 NSB_KVM_PROBE_TIMEOUT=soon refused "probe-kvm.sh bad timeout" \
