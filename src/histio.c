@@ -684,7 +684,8 @@ fail:
  * The result records of arr whose run the file already holds, removed
  * from arr; run under the lock.  The caller's own check ran before it,
  * so two appenders of one run both saw it absent and both wrote it (5
- * of 20 tries with 20 at once).  Returns how many were dropped, or -1.
+ * of 20 tries with 20 at once).  Returns how many were dropped, or -1
+ * (no memory).
  */
 static long drop_present(const char *path, json_t *arr)
 {
@@ -697,10 +698,15 @@ static long drop_present(const char *path, json_t *arr)
 
 	if (!quiet)
 		return -1;
-	/* its complaints about bad lines were made by the caller's load */
+	/*
+	 * Its complaints were made by the caller's load; a file that is
+	 * no history (yet) holds no run to drop, and is appended to as
+	 * before.
+	 */
 	if (nsb_history_load(&h, path, quiet)) {
 		fclose(quiet);
-		return -1;
+		nsb_history_free(&h);
+		return 0;
 	}
 	fclose(quiet);
 	for (i = json_array_size(arr); i-- > 0;) {
