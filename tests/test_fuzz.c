@@ -1181,6 +1181,9 @@ static void manifest_cases(const char *seed, size_t step)
 	specials(K_MAN, seed);
 }
 
+/* A case text with NUL bytes in it: its length from the literal. */
+#define LIT(tag, text)	{ tag, text, sizeof(text) - 1 }
+
 static void boots_cases(const char *seed)
 {
 	static const struct { const char *tag, *text; size_t len; } t[] = {
@@ -1193,8 +1196,8 @@ static void boots_cases(const char *seed)
 		{ "boots-extra", "1 1 1 B x\n", 0 },
 		{ "boots-hex", "0x10 1 1 B\n", 0 },
 		{ "boots-nan", "nan 1 1 B\n", 0 },
-		{ "boots-nul-after-number", "1 1 1\0 B\n2 2 2 A\n", 17 },
-		{ "boots-nul-after-line", "1 1 1 B\0junk\n", 13 },
+		LIT("boots-nul-after-number", "1 1 1\0 B\n2 2 2 A\n"),
+		LIT("boots-nul-after-line", "1 1 1 B\0junk\n"),
 		{ "boots-blank", "\n", 0 },
 	};
 	size_t i;
@@ -1260,9 +1263,8 @@ static void trend_cases(const char *seed, size_t big)
 		{ "trend-short", "2024-01-01T00:00:00Z 1 2\n", 0 },
 		{ "trend-words", "when median lo hi\n", 0 },
 		{ "trend-comments-only", "# nothing\n\n", 0 },
-		{ "trend-nul-line", "\0\n2024-01-01T00:00:00Z 1 0 2\n", 31 },
-		{ "trend-nul-after-number",
-		  "2024-01-01T00:00:00Z 1\0 0 2\n", 28 },
+		LIT("trend-nul-line", "\0\n2024-01-01T00:00:00Z 1 0 2\n"),
+		LIT("trend-nul-after-number", "2024-01-01T00:00:00Z 1\0 0 2\n"),
 		{ "trend-1e999", "2024-01-01T00:00:00Z 1e999 0 2\n", 0 },
 	};
 	struct fcase *c;
