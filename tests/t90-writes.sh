@@ -7,7 +7,7 @@
 # and leaves empty files), standard output on /dev/full, a plot killed
 # by SIGTERM (its /tmp/nsbench-* directory stayed), 20 concurrent
 # appends of one run to a history (duplicated it), and the cap on the
-# charts of plot --costs and --profile.
+# charts of plot --costs and --profile, and on the gate's samples.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -180,4 +180,16 @@ rc=$?
 [ $rc = 0 ] && [ "$(ls manyp | wc -l)" = 128 ] &&
 	grep -q '100 benchmarks; the first 64 plotted, 36 left out' err
 ok $? "plot --profile of 100 benchmarks: 64 charts, the rest said (exit $rc, $(ls manyp | wc -l) files, $(head -c 200 err))"
+# --- the gate's cap on samples --------------------------------------------
+python3 -c '
+import json
+b = [{"name": "x/y", "run_type": "iteration", "real_time": 100 + i % 7,
+      "time_unit": "ns"} for i in range(100001)]
+json.dump({"context": {"nsbench_mode": "native"}, "benchmarks": b},
+	  open("huge.json", "w"))'
+"$NSB" gate --history=h.jsonl --baseline="$FIX/stats/base.json" huge.json \
+	>out 2>err
+rc=$?
+[ $rc = 2 ] && grep -q "huge.json: x/y: 100001 samples, over the gate's limit of 100000" err
+ok $? "gate on 100001 samples of a benchmark: refused, named (exit $rc)"
 tap_done
