@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t89-hostile-names.sh — benchmark names and a host name built to forge
+# t92-hostile-names.sh — benchmark names and a host name built to forge
 # output lines, read back by each consumer's own tool: kunit.py parse for
 # KTAP (a vertical tab or U+2028 in a name once split a result line, and
 # two regressions read "passed: 1, failed: 1"), prove for TAP, xmllint
