@@ -637,7 +637,8 @@ static void text_residual(FILE *f, const struct nsb_costs *c,
 
 	for (j = 0; j < fam->n; j++) {
 		with += fam->rows[j].has_aa;
-		bad_rows += fam->rows[j].unreliable;
+		/* a row the check decides is no cost: its residual neither */
+		bad_rows += fam->rows[j].unreliable && !fam->rows[j].decides;
 	}
 	if (!with) {
 		nsb_wrap(f, "    ", "A/A residual: none (one off block per "
