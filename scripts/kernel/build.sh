@@ -197,30 +197,36 @@ compute_key() {
 	} | sha256sum | cut -c1-16
 }
 
-# apply_series DIR: apply each patch with patch -p1; a failure names the
-# patch and the hunk(s) and leaves nothing half-applied in the cache.
-apply_series() {
+# patch_series DIR CLEANUP [quiet]: apply each patch to DIR with patch -p1;
+# a failure names the patch and its hunk(s), removes CLEANUP (nothing
+# half-applied is left in the cache) and ends the run.
+patch_series() {
 	local dir=$1 p out n=0
 	for p in "${patches[@]}"; do
 		n=$((n + 1))
-		progress "patch" "$(basename "$p")"
+		[ -n "${3:-}" ] || progress "patch" "$(basename "$p")"
 		if ! out=$(patch -d "$dir" -p1 --batch --forward \
 				--no-backup-if-mismatch -r - <"$p" 2>&1); then
 			printf '%s\n' "$out" | grep -E \
 				'^(patching file|checking file|Hunk #[0-9]+ FAILED|can.t find file|Reversed|.*malformed)' \
 				>&2 || printf '%s\n' "$out" | tail -n 20 >&2
-			rm -rf "$work"
+			rm -rf "$2"
 			die "series '$series': patch $n '$(basename "$p")' does not apply (failed hunks above: 'patching file F' then 'Hunk #N FAILED at LINE')"
 		fi
 	done
 }
 
-# check_series: the series applies, patch by patch as apply_series does
-# (patch(1), same options), to a copy of only the files it touches: a
-# patch that does not apply is named in a second, not after the 8-14 s
-# hard-linked copy of the whole tree.
+# apply_series DIR: the series into the build's tree.
+apply_series() {
+	patch_series "$1" "$work"
+}
+
+# check_series: the series applies, patch by patch as apply_series does,
+# to a copy of only the files it touches: a patch that does not apply is
+# named in a second, not after the 8-14 s hard-linked copy of the whole
+# tree.
 check_series() {
-	local t p f out n=0
+	local t p f
 	[ ${#patches[@]} -gt 0 ] || return 0
 	t=$(mktemp -d) || die "cannot make a temporary directory"
 	for p in "${patches[@]}"; do
@@ -229,17 +235,7 @@ check_series() {
 		[ -f "$src_dir/$f" ] || continue
 		mkdir -p "$t/$(dirname "$f")" && cp -p "$src_dir/$f" "$t/$f"
 	done
-	for p in "${patches[@]}"; do
-		n=$((n + 1))
-		if ! out=$(patch -d "$t" -p1 --batch --forward \
-				--no-backup-if-mismatch -r - <"$p" 2>&1); then
-			printf '%s\n' "$out" | grep -E \
-				'^(patching file|checking file|Hunk #[0-9]+ FAILED|can.t find file|Reversed|.*malformed)' \
-				>&2 || printf '%s\n' "$out" | tail -n 20 >&2
-			rm -rf "$t"
-			die "series '$series': patch $n '$(basename "$p")' does not apply (failed hunks above: 'patching file F' then 'Hunk #N FAILED at LINE')"
-		fi
-	done
+	patch_series "$t" "$t" quiet
 	rm -rf "$t"
 }
 
