@@ -302,6 +302,7 @@ int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 	static const char *const types[] = { "sysfs", "devpts" };
 	const char *type = types[arg & 1];
 	const char *opts = arg & 1 ? "newinstance,ptmxmode=0666" : NULL;
+	int r;
 
 	if (!mnt_dir[0]) {
 		snprintf(mnt_dir, sizeof(mnt_dir), "%s/lsm-mnt", env->scratch);
@@ -312,6 +313,13 @@ int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 			return -errno;
 	}
 	while (n-- > 0) {
+		if (arg == NSB_LSM_MOUNT_FUSE) {
+			r = nsb_fuse_mount_cycle(mnt_dir, nsb_lsm_xattr(lsm()),
+						 nsb_lsm_label(lsm()));
+			if (r)
+				return r;
+			continue;
+		}
 		if (mount(type, mnt_dir, type, 0, opts))
 			return -errno;
 		if (umount2(mnt_dir, 0))

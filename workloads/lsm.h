@@ -63,9 +63,13 @@ const char *nsb_lsm_kind_name(enum nsb_lsm_kind k);
 const char *nsb_lsm_target_name(enum nsb_lsm_target t);
 int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n);
 
+#define NSB_LSM_MOUNT_FUSE	2
+
 /*
  * arg: 0 sysfs in a new network namespace owned by the worker's userns,
- * 1 devpts (newinstance): mount + umount, a new superblock each time, so
+ * 1 devpts (newinstance), 2 the labelling FUSE server's filesystem (a
+ * thread of the worker serves it: seeds 007, 008 decide its labelling
+ * at mount): mount + umount, a new superblock each time, so
  * the LSM's per-superblock label decision (selinux_set_mnt_opts,
  * smack_set_mnt_opts) runs every iteration.  Returns 0 or -errno.
  * (6.1 sysfs superblocks are init-owned: fc->global.)

@@ -15,9 +15,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -49,7 +52,13 @@ static void fill_attr(struct fuse_attr *a, uint64_t ino)
 	a->blksize = 4096;
 }
 
-static void serve(int fd, const char *xattr, const char *label)
+/*
+ * Serves fd until the mount goes.  *pending (may be NULL): a mount on fd
+ * is under way and the device not attached yet (reads fail with EPERM):
+ * keep trying while it is set.
+ */
+static void serve(int fd, const char *xattr, const char *label,
+		  const volatile int *pending)
 {
 	static char buf[FUSE_MIN_READ_BUFFER + 65536];
 	uint64_t next = FUSE_ROOT_ID + 1;
@@ -64,6 +73,10 @@ static void serve(int fd, const char *xattr, const char *label)
 			if (errno == EINTR || errno == EAGAIN ||
 			    errno == ENOENT)
 				continue;
+			if (errno == EPERM && pending && *pending) {
+				sched_yield();
+				continue;
+			}
 			return;	/* ENODEV: unmounted */
 		}
 		if ((size_t)len < sizeof(*in))
@@ -171,7 +184,7 @@ int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
 	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		serve(fd, xattr, label);
+		serve(fd, xattr, label, NULL);
 		_exit(0);
 	}
 	snprintf(opts, sizeof(opts),
@@ -186,4 +199,81 @@ int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
 	close(fd);
 	*server = pid;
 	return 0;
+}
+
+/*
+ * Mount after mount of the same filesystem (the LSM decides each new
+ * superblock's labelling): a server thread of this process answers each
+ * connection, handed over as its fd through a pipe, until the mount goes
+ * (the device read fails with ENODEV), then acknowledges; the caller
+ * closes the fd only then.  One thread, one connection at a time: the
+ * caller mounts and unmounts in turn.
+ */
+static struct {
+	int req[2], ack[2];
+	const char *xattr, *label;
+	bool started;
+	volatile int mounting;	/* mount(2) on the handed fd under way */
+} cycle = { .req = { -1, -1 }, .ack = { -1, -1 } };
+
+static void *cycle_server(void *unused)
+{
+	int fd;
+	char c = 0;
+
+	while (read(cycle.req[0], &fd, sizeof(fd)) == sizeof(fd)) {
+		serve(fd, cycle.xattr, cycle.label, &cycle.mounting);
+		if (write(cycle.ack[1], &c, 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+static int cycle_start(const char *xattr, const char *label)
+{
+	pthread_t t;
+
+	if (cycle.started)
+		return 0;
+	if (pipe2(cycle.req, O_CLOEXEC) || pipe2(cycle.ack, O_CLOEXEC))
+		return -errno;
+	cycle.xattr = xattr;
+	cycle.label = label;
+	if (pthread_create(&t, NULL, cycle_server, NULL))
+		return -EAGAIN;
+	pthread_detach(t);
+	cycle.started = true;
+	return 0;
+}
+
+int nsb_fuse_mount_cycle(const char *dir, const char *xattr,
+			 const char *label)
+{
+	char opts[128], c;
+	int fd, r = 0;
+
+	r = cycle_start(xattr, label);
+	if (r)
+		return r;
+	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	cycle.mounting = 1;
+	if (write(cycle.req[1], &fd, sizeof(fd)) != sizeof(fd)) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	snprintf(opts, sizeof(opts),
+		 "fd=%d,rootmode=40755,user_id=0,group_id=0", fd);
+	if (mount("nsb", dir, "fuse.nsb", MS_NOSUID | MS_NODEV, opts))
+		r = -errno;
+	/* failed: the server's read gives EPERM, and now it stops on it */
+	cycle.mounting = 0;
+	if (!r && umount2(dir, 0))
+		r = -errno;
+	if (read(cycle.ack[0], &c, 1) != 1 && !r)
+		r = -EIO;
+	close(fd);
+	return r;
 }

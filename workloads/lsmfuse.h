@@ -13,4 +13,12 @@
 int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
 		   pid_t *server);
 
+/*
+ * One mount and umount of the server's filesystem on dir (a new
+ * superblock, so the LSM decides its labelling anew), served by a thread
+ * of this process.  0 or -errno.
+ */
+int nsb_fuse_mount_cycle(const char *dir, const char *xattr,
+			 const char *label);
+
 #endif /* NSB_WORKLOADS_LSMFUSE_H */

@@ -168,15 +168,17 @@ void nsb_register_lsm(enum nsb_tier tier)
 		reg(name, &v, true, tier);
 	}
 	/* New superblocks: the LSM's per-superblock decision per mount. */
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m <= NSB_LSM_MOUNT_FUSE; m++) {
 		struct nsb_variant v = {
 			.scn = { .owner = NSB_OWNER_SELF },
 			.op = nsb_op_lsm_mount, .arg = m,
 			.args = NSB_ARG_DEPTH,
 		};
 
+		static const char *const fs[] = { "sysfs", "devpts", "fuse" };
+
 		snprintf(name, sizeof(name), "sys/lsm/%s/mount/%s", ln,
-			 m ? "devpts" : "sysfs");
+			 fs[m]);
 		reg(name, &v, true, tier);
 	}
 }
