@@ -33,42 +33,53 @@ ok $? "the toggles kernel: $rounds rounds with SELinux boots"
 ab heldout calibration/lsm
 ok $? "the held-out kernel (calibration/lsm): the same rounds and seeds"
 
-# shift of every SELinux-boot row: "switch label est" per line
+# shift of every SELinux-boot row: "switch|label est lo hi" per line
 shifts() {
 	jq -r '.rows[] | select(.lsm == "selinux" and .shift != null) |
-		"\(.switch) \(.label) \(.shift.est)"' "$1/costs.json" | sort
+		"\(.switch)|\(.label) \(.shift.est) \(.shift.lo) \(.shift.hi)"' \
+		"$1/costs.json" | sort
 }
 shifts "$out/toggles" >"$out/t.txt"
 shifts "$out/heldout" >"$out/h.txt"
-join -j1 <(awk '{ print $1 "|" $2, $3 }' "$out/t.txt") \
-	<(awk '{ print $1 "|" $2, $3 }' "$out/h.txt") >"$out/pairs.txt"
-diag <"$out/pairs.txt"
+join -j1 "$out/t.txt" "$out/h.txt" >"$out/pairs.txt"
 
-# predicted extra shift per row: 303 on the userns FUSE lookup and open
-# of 007 (one new inode each), 1003 on its userns FUSE mount
+# predicted extra shift per row: 303 per inode labelled from the
+# mountpoint (a userns FUSE lookup or open: one new inode each), and per
+# userns FUSE mount 1003 (selinux_set_mnt_opts) + 303 (its root inode)
 predict() {
 	case "$1" in
 	selinux\|*fuse/self/d1) echo 303 ;;
-	selinux\|*mount/fuse/d1) echo 1003 ;;
+	selinux\|*mount/fuse/d1) echo 1306 ;;
 	*) echo 0 ;;
 	esac
 }
-bad=0 rows=0 fuse=0
-while read -r key t h; do
+# A row is checked at 1 % of its prediction (1 insn where that is 0).
+# Where either run's CI is wider than that tolerance the row cannot be
+# checked so finely: then the prediction must lie within the difference's
+# CI (held-out lo - toggles hi .. held-out hi - toggles lo), and the row
+# is counted apart.
+bad=0 rows=0 fuse=0 coarse=0
+while read -r key t tlo thi h hlo hhi; do
 	p=$(predict "$key")
-	d=$(awk -v t="$t" -v h="$h" 'BEGIN { print h - t }')
-	# within 1 % of the prediction, or of 1 instruction where it is 0
-	within=$(awk -v d="$d" -v p="$p" 'BEGIN {
-		tol = p ? 0.01 * p : 1; print (d - p <= tol && p - d <= tol) }')
-	echo "# $key: toggles $t, held-out $h, difference $d, predicted $p"
-	[ "$within" = 1 ] || bad=$((bad + 1))
-	[ "$p" = 303 ] && fuse=$((fuse + 1))
+	v=$(awk -v t="$t" -v tlo="$tlo" -v thi="$thi" -v h="$h" -v hlo="$hlo" \
+		-v hhi="$hhi" -v p="$p" 'BEGIN {
+		tol = p ? 0.01 * p : 1; d = h - t
+		if (thi - tlo <= 2 * tol && hhi - hlo <= 2 * tol)
+			print d, (d - p <= tol && p - d <= tol), "fine"
+		else
+			print d, (hlo - thi <= p && p <= hhi - tlo), "coarse" }')
+	set -- $v
+	echo "# $key: toggles $t [$tlo, $thi], held-out $h [$hlo, $hhi]," \
+		"difference $1, predicted $p ($3)"
+	[ "$2" = 1 ] || bad=$((bad + 1))
+	[ "$3" = coarse ] && coarse=$((coarse + 1))
+	[ "$p" = 303 ] && [ "$3" = fine ] && fuse=$((fuse + 1))
 	rows=$((rows + 1))
 done <"$out/pairs.txt"
 [ "$rows" -ge 4 ]
-ok $? "rows to compare: $rows"
+ok $? "rows to compare: $rows ($coarse too wide to check at 1 %)"
 [ "$fuse" -ge 2 ]
-ok $? "userns FUSE rows with a predicted +303: $fuse"
+ok $? "userns FUSE lookups and opens with a predicted +303, checked at 1 %: $fuse"
 [ "$bad" = 0 ]
-ok $? "every row's difference within 1 % of its prediction ($bad outside)"
+ok $? "every row's difference matches its prediction ($bad do not)"
 tap_done
