@@ -56,9 +56,10 @@ export V
 NSBENCH_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 # What measured: the last commit that changed what nsbench-bench and the
 # guest image are built from.  nsbench-bench carries it instead of the
-# checkout's version, so a commit elsewhere (docs, scripts, the report)
-# makes the same guest image and takes its boots from the cache.
-GUEST_PATHS := bench workloads src guest Makefile install.mk
+# checkout's version, so a commit elsewhere (docs, scripts, the report;
+# the Markdown beside the code too) makes the same guest image and takes
+# its boots from the cache.
+GUEST_PATHS := bench workloads src guest Makefile install.mk ':(exclude)*.md'
 NSBENCH_GUEST_VERSION := $(shell c=$$(git log -1 --format=%H -- \
 	$(GUEST_PATHS) 2>/dev/null) && [ -n "$$c" ] && \
 	v=$$(git describe --always --tags "$$c" 2>/dev/null) && \

@@ -62,10 +62,11 @@ fi
 # last commit that did), so the image and the boot cache's keys stay.
 cp "$tmp/b/build/bench/nsbench-bench" "$tmp/bench.before"
 (cd "$tmp/b" && echo "a note" >>README.md &&
+	echo "a note" >>guest/lsm/README.md &&
 	git -c user.name=t -c user.email=t@t commit -qam "docs only" &&
 	make -s O=build build/bench/nsbench-bench) >"$tmp/build.log" 2>&1 &&
 	cmp -s "$tmp/bench.before" "$tmp/b/build/bench/nsbench-bench"
-ok $? "a docs-only commit builds the same nsbench-bench"
+ok $? "a docs-only commit (Markdown, in guest/ too) builds the same nsbench-bench"
 (cd "$tmp/b" && echo "/* a change */" >>bench/main.c &&
 	git -c user.name=t -c user.email=t@t commit -qam "bench change" &&
 	make -s O=build build/bench/nsbench-bench) >"$tmp/build.log" 2>&1 &&
