@@ -297,10 +297,16 @@ int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n)
 
 static char mnt_dir[512];
 
+const char *nsb_lsm_mount_name(int64_t m)
+{
+	static const char *const names[] = { "sysfs", "devpts", "fuse" };
+
+	return m >= 0 && m <= NSB_LSM_MOUNT_FUSE ? names[m] : "?";
+}
+
 int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 {
-	static const char *const types[] = { "sysfs", "devpts" };
-	const char *type = types[arg & 1];
+	const char *type = nsb_lsm_mount_name(arg);
 	const char *opts = arg & 1 ? "newinstance,ptmxmode=0666" : NULL;
 	int r;
 

@@ -75,5 +75,7 @@ int nsb_op_lsm(struct nsb_env *env, int64_t arg, int64_t n);
  * (6.1 sysfs superblocks are init-owned: fc->global.)
  */
 int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n);
+/* The filesystem of nsb_op_lsm_mount's arg: "sysfs", "devpts", "fuse". */
+const char *nsb_lsm_mount_name(int64_t m);
 
 #endif /* NSB_WORKLOADS_LSM_H */

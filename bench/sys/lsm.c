@@ -175,10 +175,8 @@ void nsb_register_lsm(enum nsb_tier tier)
 			.args = NSB_ARG_DEPTH,
 		};
 
-		static const char *const fs[] = { "sysfs", "devpts", "fuse" };
-
 		snprintf(name, sizeof(name), "sys/lsm/%s/mount/%s", ln,
-			 fs[m]);
+			 nsb_lsm_mount_name(m));
 		reg(name, &v, true, tier);
 	}
 }
