@@ -32,6 +32,19 @@ NSB_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -MMD -MP $(REPRO)
 NSB_CXXFLAGS := -std=gnu++17 $(WARN) -D_GNU_SOURCE -I. -MMD -MP $(REPRO)
 LDFLAGS ?=
 
+# ccache where it is installed (deps.sh installs it): a new checkout of a
+# commit compiles nothing it compiled before.  The objects are the
+# compiler's own bytes (REPRO keeps the checkout's path out of them);
+# base_dir and nohashdir let a checkout elsewhere hit.  CCACHE= turns it
+# off.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+override CC := $(CCACHE) $(CC)
+override CXX := $(CCACHE) $(CXX)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+endif
+
 ifeq ($(SANITIZE),1)
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
        -fno-sanitize-recover=undefined

@@ -11,7 +11,9 @@
 # pkg-config answering nothing (PKG_CONFIG=false: the packages unknown to
 # it), clone b as usual; every program that goes into the image, and the
 # image itself (the default plan, with the LSM files), must be the same
-# bytes.  Also: `make run` and `make check` read the build files only
+# bytes.  Clone a compiles every object itself (CCACHE=), clone b as make
+# does (through ccache where installed: what it serves must be the
+# compiler's bytes too).  Also: `make run` and `make check` read the build files only
 # after deps (a sub-make).
 
 . "$(dirname "$0")/lib-tap.sh"
@@ -31,8 +33,8 @@ build() {
 		$(for p in $progs; do printf 'build/%s ' "$p"; done)) \
 		>"$tmp/build.log" 2>&1
 }
-build a PKG_CONFIG=false
-ok $? "clone a builds with pkg-config answering nothing"
+build a PKG_CONFIG=false CCACHE=
+ok $? "clone a builds with pkg-config answering nothing, without ccache"
 diag <"$tmp/build.log"
 build b
 ok $? "clone b builds as usual"
