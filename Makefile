@@ -17,6 +17,15 @@ O ?= build
 V ?= 0
 SANITIZE ?= 0
 
+# make run KERNEL=6.12: the guests' kernel version (Debian's
+# linux-source-6.12, kernel-patches/6.12/); default kernel-patches/
+# default-version.  The scripts read it as NSB_KERNEL.
+ifdef KERNEL
+export NSB_KERNEL := $(KERNEL)
+endif
+KERNEL_VERSION := $(or $(KERNEL),$(shell sed -n 's/^\([0-9][0-9.]*\)$$/\1/p' \
+	kernel-patches/default-version))
+
 CC ?= cc
 CXX ?= c++
 PKG_CONFIG ?= pkg-config
@@ -178,6 +187,7 @@ help:
 	@echo 'nsbench targets:'
 	@echo '  make            build everything (build/)'
 	@echo '  make run        main job: install deps, build, run the default suite'
+	@echo '  make run KERNEL=6.12  the same on another kernel version (kernel-patches/6.12)'
 	@echo '  make check      quick test tier (ASan+UBSan, TAP via prove)'
 	@echo '  make check-slow slow test tier (kernel builds, guest boots)'
 	@echo '  make bench      microbenchmarks, quick tier (<= 60 s)'

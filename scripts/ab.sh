@@ -104,10 +104,34 @@ checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
-lsm_boots=''
+lsm_boots='' frag_names=()
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
+}
+
+# src_tree_of KERNEL-DIR: the pristine source tree (under $NSB_CACHE/src)
+# the kernel was built from, by its meta.json.
+src_tree_of() {
+	local src
+	src=$(jq -r '.source // ""' "$1/meta.json")
+	case "$src" in
+	git-tree:*) echo "$NSB_CACHE/src/git-${src#git-tree:}" ;;
+	*) echo "$NSB_CACHE/src/$(basename "$(default_tarball)" .tar.xz)" ;;
+	esac
+}
+
+# src_version REF: the kernel version (6.1, 6.12) of the source a side
+# builds: the --ksrc tree at REF, else the default tarball.
+src_version() {
+	local t
+	if [ -n "$ksrc" ]; then
+		source_version "$ksrc" "${1:-HEAD}"
+		return
+	fi
+	t=$(default_tarball)
+	[ -r "$t" ] || die "$t not found: install linux-source-$NSB_KERNEL (make deps KERNEL=$NSB_KERNEL) or pass --ksrc"
+	source_version "$t"
 }
 
 while [ $# -gt 0 ]; do
@@ -177,9 +201,13 @@ if [ "$merge" = 0 ]; then
 		case "$l" in selinux|smack) ;;
 		*) die "--lsm-boots: selinux or smack, not '$l'" ;; esac
 	done
-	series_dir "$top" "$base" >/dev/null || exit 1
-	series_dir "$top" "$series" >/dev/null || exit 1
 	[ -z "$ksrc" ] || [ -d "$ksrc" ] || die "--ksrc '$ksrc' is not a directory"
+	# Each side's series must exist for its source's version.
+	vA='' vB=''
+	[ -n "$kdirA" ] || vA=$(src_version "$base_ref")
+	[ -n "$kdirB" ] || vB=$(src_version "$ref")
+	[ -z "$vA" ] || series_dir "$top" "$base" "$vA" >/dev/null || exit 1
+	[ -z "$vB" ] || series_dir "$top" "$series" "$vB" >/dev/null || exit 1
 	[ -z "$bootfile" ] || [ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
 	for ((i = 1; i < ${#frags[@]}; i += 2)); do
 		[ -r "${frags[$i]}" ] || die "--config '${frags[$i]}' not found"
@@ -272,16 +300,20 @@ if [ "$merge" = 0 ]; then
 	profiled=0
 	grep -q '^[[:space:]]*profile[[:space:]]' "$plan" && profiled=1
 	[ "$profiled" = 1 ] && perf=--perf
+	# The fragments by name: each side's version picks its own files.
 	if { [ -n "$lsm" ] || [ "$profiled" = 1 ]; } && [ ${#frags[@]} = 0 ]; then
-		frags=(--config "$top/kernel-patches/configs/base.config")
-		[ -n "$lsm" ] && frags+=(--config "$top/kernel-patches/configs/lsm.config")
-		[ "$profiled" = 1 ] && frags+=(--config "$top/kernel-patches/configs/profile.config")
+		frag_names=(base.config)
+		[ -n "$lsm" ] && frag_names+=(lsm.config)
+		[ "$profiled" = 1 ] && frag_names+=(profile.config)
 	fi
 fi
 
-# build SIDE SERIES REF SALT: prints the kernel's cache directory.
+# build SIDE SERIES REF SALT VERSION: prints the kernel's cache directory.
 build() {
-	local args=(--series "$2" "${frags[@]}")
+	local args=(--series "$2" "${frags[@]}") f
+	for f in "${frag_names[@]}"; do
+		args+=(--config "$(config_frag "$top" "$5" "$f")")
+	done
 	[ -n "$ksrc" ] && args+=(--ksrc "$ksrc")
 	[ -n "$3" ] && args+=(--ref "$3")
 	[ -n "$4" ] && args+=(--salt "$4")
@@ -301,8 +333,8 @@ if [ "$merge" = 0 ]; then
 		done
 	fi
 	kA=$kdirA kB=$kdirB
-	case " $sides " in *" A "*) [ -n "$kA" ] || kA=$(build A "$base" "$base_ref" "") ;; esac
-	[ -n "$kB" ] || kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)")
+	case " $sides " in *" A "*) [ -n "$kA" ] || kA=$(build A "$base" "$base_ref" "" "$vA") ;; esac
+	[ -n "$kB" ] || kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)" "$vB")
 	[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
 fi
 
@@ -314,6 +346,9 @@ if [ "$merge" = 0 ]; then
 	fi
 	[ -n "$bench" ] || progress "warn" "no nsbench-bench built (make): only nsb-guest steps run"
 	initrd=$out/initramfs.cpio
+	# The SELinux policy lists the classes of the kernel it is loaded
+	# into: made from the tree side B was built from.
+	NSB_SELINUX_SRC=$(src_tree_of "$kB") \
 	"$top/guest/mkinitramfs.sh" --plan "$plan" --out "$initrd" \
 		--guest "$build/guest/nsb-guest" ${bench:+--bench "$bench"} \
 		$perf $lsm

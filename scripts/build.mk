@@ -60,11 +60,12 @@ ab: deps
 		$(if $(WORKLOADS),--workloads "$(WORKLOADS)",--plan "$(PLAN)") \
 		$(AB_ARGS)
 
-# --- self-validation: kernel-patches/calibration -------------------------
+# --- self-validation: kernel-patches/VERSION/calibration -----------------
 # Builds stock, a separate stock build (A/A) and the calibration kernel,
 # proves the series' instruction counts from the two vmlinux files
 # (scripts/kernel/objdiff.sh), runs the A/B and the A/A in icount mode and
-# checks the measured shifts against kernel-patches/calibration/predictions.
+# checks the measured shifts against kernel-patches/VERSION/calibration/
+# predictions (make validate KERNEL=6.12: 6.12's).
 VALIDATE_MODE ?= icount
 VALIDATE_ROUNDS ?=
 VALIDATE_ARGS ?=
@@ -90,6 +91,6 @@ validate-quick: deps
 objdiff:
 	$(Q)scripts/kernel/objdiff.sh --expect "$$(sed -n \
 		's/.*calibration_spin(\([0-9]*\)).*/\1/p' \
-		kernel-patches/calibration/0*.patch | sort -u | tr '\n' ' ')" \
+		kernel-patches/$(KERNEL_VERSION)/calibration/0*.patch | sort -u | tr '\n' ' ')" \
 		"$$(scripts/kernel/build.sh --quiet --series none)" \
 		"$$(scripts/kernel/build.sh --quiet --series calibration)"

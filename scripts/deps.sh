@@ -7,6 +7,15 @@
 
 set -eu
 
+# The kernel source to install: KERNEL=6.12 (NSB_KERNEL) or the default.
+patches=$(dirname "$0")/../kernel-patches
+kernel=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$patches/default-version")}
+if [ ! -d "$patches/$kernel" ]; then
+	echo "nsbench: KERNEL=$kernel: kernel-patches/ has no series for Linux $kernel, only:" \
+		$(cd "$patches" && ls -d [0-9]*.[0-9]*) >&2
+	exit 2
+fi
+
 # One line per package, grouped by what needs it.
 PACKAGES="
 build-essential g++ make pkg-config perl git python3
@@ -14,7 +23,7 @@ libbenchmark-dev liburcu-dev libjansson-dev libgsl-dev libcap-dev
 gnuplot-nox hyperfine linux-perf jq
 attr libcap2-bin e2fsprogs util-linux
 qemu-system-x86 busybox-static cpio xz-utils kmod ccache
-linux-source-6.1 flex bison bc libelf-dev libssl-dev
+linux-source-$kernel flex bison bc libelf-dev libssl-dev
 checkpolicy
 help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy

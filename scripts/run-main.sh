@@ -21,8 +21,10 @@
 # tcg|kvm, default icount: KVM does not boot here), NSB_ROUNDS (default
 # 6: the fewest paired rounds whose sign-test interval reaches 95 %),
 # NSB_JOBS (boots at once, default the CPUs), NSB_BOOT_CACHE=0 (boot
-# everything, take no boot result from the cache), NSB_STOCK=1 (also boot
-# stock 6.1 with the same plan: the toggles' own cost), NSB_LSM=0 (no
+# everything, take no boot result from the cache), NSB_KERNEL (make run
+# KERNEL=6.12: Debian's linux-source-6.12 and the 6.12 series; default
+# kernel-patches/default-version), NSB_STOCK=1 (also boot
+# the unpatched kernel with the same plan: the toggles' own cost), NSB_LSM=0 (no
 # SELinux and Smack boots: seeds 007 and 008 and the checks under an LSM
 # left out; by default every round boots the image with no LSM, with
 # SELinux and with Smack), NSB_NATIVE_FILTER
@@ -114,8 +116,9 @@ stage_checks() {
 	lsms="selinux smack"
 	[ "${NSB_STOCK:-0}" = 1 ] && cmd="NSB_STOCK=1 $cmd"
 	[ "${NSB_LSM:-1}" = 0 ] && { lsms=''; cmd="NSB_LSM=0 $cmd"; }
+	[ -z "${NSB_KERNEL:-}" ] || cmd="$cmd KERNEL=$NSB_KERNEL"
 
-	say "2/3 what each check costs: toggles kernel, ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
+	say "2/3 what each check costs: toggles kernel (Linux $kernel), ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
 		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
@@ -167,6 +170,15 @@ boot_times() {
 	jq -r '"   boots:    \(.boots | length) (\([.boots[] | select(.source == "fresh")] | length) booted, \([.boots[] | select(.source == "cache")] | length) from the cache; \(.cache_audit)); wall per booted boot: \([.boots[] | select(.source == "fresh") | .wall_seconds] | sort | if length > 0 then "\(.[0])-\(.[-1]) s" else "-" end); kernel built in \(.B.build_seconds) s (\(.B.built))"' \
 		"$1" 2>/dev/null || true
 }
+
+# The kernel version (make run KERNEL=6.12): its toggles series must
+# exist before the first stage.
+kernel=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' kernel-patches/default-version)}
+if [ ! -f "kernel-patches/$kernel/userns-checks-toggles/series" ]; then
+	echo "nsbench: KERNEL=$kernel: no userns-checks-toggles series for Linux $kernel; kernel-patches/ has:" \
+		$(cd kernel-patches && ls -d [0-9]*.[0-9]*) >&2
+	exit 2
+fi
 
 # Every stage name before the first stage: a typo must not cost a run.
 for s in $STAGES; do

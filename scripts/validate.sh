@@ -10,13 +10,13 @@
 #
 # Builds (cached) the stock kernel, a second, separate stock build (A/A:
 # --salt aa, without ccache when it is not cached yet) and the calibration
-# kernel (kernel-patches/calibration); proves from the two vmlinux files
+# kernel (kernel-patches/VERSION/calibration); proves from the two vmlinux files
 # that the series adds exactly its calibration blocks and changes nothing
 # else (scripts/kernel/objdiff.sh); runs scripts/ab.sh stock vs
 # calibration and stock vs stock rebuild with the same per-round seeds
 # (in parallel unless --serial); compares each with `nsbench compare`
 # (median of paired per-round differences) and prints its table against
-# kernel-patches/calibration/predictions (compare --expect: per workload
+# kernel-patches/VERSION/calibration/predictions (compare --expect: per workload
 # predicted and measured shift with its CI, ratio, A/A residual, verdict).
 #
 #   --quick   one workload (path lookup, guest/plans/
@@ -29,14 +29,14 @@
 #             only on failed runs.  (Native mode cannot swap the host's
 #             kernel: not supported.)
 #   --rounds  A/B rounds (default 6: the fewest with a 95 % sign-test CI)
-#   --layout  also stock vs kernel-patches/calibration/layout (64 bytes of
+#   --layout  also stock vs kernel-patches/VERSION/calibration/layout (64 bytes of
 #             code nothing calls: every later function moves, no path
 #             runs one instruction more): its shift per workload is what
 #             code placement alone does (table "layout-only"; not gated)
 #
 # Results and report.txt in DIR (default results/validate-<UTC>).
-# Predictions: kernel-patches/calibration/predictions (README.md derives
-# them from the 6.1 source).
+# Predictions: kernel-patches/VERSION/calibration/predictions (README.md derives
+# them from that version's source).
 
 # Every error ends the run: in pipelines, and in $(...) too.
 set -eu -o pipefail
@@ -50,11 +50,16 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
 
-cal=$top/kernel-patches/calibration
-# Series named by path are keyed by that string: always from the top.
+# The calibration series of the source's version (make validate
+# KERNEL=6.12: kernel-patches/6.12/calibration).
+t=$(default_tarball)
+[ -r "$t" ] || die "$t not found: install linux-source-$NSB_KERNEL (make deps KERNEL=$NSB_KERNEL)"
+kver=$(source_version "$t")
+cal=$top/kernel-patches/$kver/calibration
+[ -f "$cal/series" ] || die "no calibration series for Linux $kver ($cal)"
 cd "$top"
-lay_series=kernel-patches/calibration/layout
-predictions=kernel-patches/calibration/predictions
+lay_series=calibration/layout
+predictions=kernel-patches/$kver/calibration/predictions
 args="$*"
 quick=0 mode=icount rounds='' bench='' out='' seed=1 serial=0 from='' layout=0
 usage_error() {

@@ -49,7 +49,7 @@ static const char compare_epilog[] = COMPARE_EPILOG;
 static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
 "--expect=FILE: lines NAME PREDICTED GATE SUM ('#' comments), PREDICTED\n"
 "the shift per operation in instructions, GATE yes or no (as in\n"
-"kernel-patches/calibration/predictions).  A table follows the rows: in\n"
+"kernel-patches/VERSION/calibration/predictions).  A table follows the rows: in\n"
 "icount units the ratio measured / predicted, 'ok' within 10% (predicted\n"
 "below 200) or 5%, else 'OFF', and with --aa the A/A residual, at most\n"
 "+-1 per op; in wall-clock units the MDE and whether the shift was\n"

@@ -17,7 +17,7 @@
 #define COLS 72
 
 /*
- * The switches of kernel-patches/userns-checks-toggles, in the order the
+ * The switches of kernel-patches/VERSION/userns-checks-toggles, in the order the
  * report lists them (seed patch order); forms last.
  */
 const struct nsb_check nsb_checks[] = {
@@ -776,10 +776,24 @@ static void text_missing(FILE *f, const struct nsb_costs *c)
 	nsb_wrap_hang(f, "Not here: ", "  ", line);
 }
 
+/* "Linux 6.12.118": the kernel a context names, as the results say it. */
+static const char *ctx_release(json_t *ctx)
+{
+	static char buf[80];
+	const char *r = json_string_value(json_object_get(ctx,
+							  "kernel_release"));
+
+	if (!r || !*r)
+		return "Linux";
+	snprintf(buf, sizeof(buf), "Linux %.60s", r);
+	return buf;
+}
+
 static void text_provenance(FILE *f, const struct nsb_costs *c)
 {
 	double lo = INFINITY, hi = -INFINITY, emin = INFINITY, emax = -INFINITY;
 	size_t i, j, n = 0, same = 0;
+	const char *rel;
 	char line[600];
 
 	for (i = 0; i < c->nfam; i++)
@@ -796,19 +810,23 @@ static void text_provenance(FILE *f, const struct nsb_costs *c)
 			emax = fmax(emax, r->toggles.shift.est);
 		}
 	fputc('\n', f);
+	rel = ctx_release(c->stock_ctx ? c->stock_ctx : c->ctx);
 	if (!n) {
-		nsb_wrap(f, "", "Toggles' own cost (stock 6.1 against the "
-			 "toggles kernel, every check on): not measured in "
-			 "this run; NSB_STOCK=1 make run boots stock 6.1 with "
-			 "the same plan and adds it.");
+		snprintf(line, sizeof(line), "Toggles' own cost (unpatched "
+			 "%s against the toggles kernel, every check on): not "
+			 "measured in this run; NSB_STOCK=1 make run boots the "
+			 "unpatched kernel with the same plan and adds it.",
+			 rel);
+		nsb_wrap(f, "", line);
 		return;
 	}
-	snprintf(line, sizeof(line), "Toggles' own cost (stock 6.1 against "
-		 "the toggles kernel, every check on, same plan and seeds): "
-		 "%+.1f to %+.1f %s per op over %zu scenarios, CIs within "
-		 "[%+.1f, %+.1f]; %zu of %zu same. Not part of any check's "
-		 "cost above: both sides of each row ran the toggles kernel.",
-		 emin, emax, c->icount ? "insn" : "ns", n, lo, hi, same, n);
+	snprintf(line, sizeof(line), "Toggles' own cost (unpatched %s "
+		 "against the toggles kernel, every check on, same plan and "
+		 "seeds): %+.1f to %+.1f %s per op over %zu scenarios, CIs "
+		 "within [%+.1f, %+.1f]; %zu of %zu same. Not part of any "
+		 "check's cost above: both sides of each row ran the toggles "
+		 "kernel.", rel, emin, emax, c->icount ? "insn" : "ns", n, lo,
+		 hi, same, n);
 	nsb_wrap(f, "", line);
 }
 

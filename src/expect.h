@@ -2,7 +2,7 @@
 /*
  * expect.h — expected shifts: `nsbench compare --expect=FILE` checks the
  * rows of a comparison against predicted shifts (the calibration series'
- * kernel-patches/calibration/predictions) and makes the verdicts
+ * kernel-patches/VERSION/calibration/predictions) and makes the verdicts
  * scripts/validate.sh prints.
  *
  * FILE: one prediction a line, "NAME PREDICTED GATE SUM" separated by

@@ -89,8 +89,10 @@ run() {
 # for the initramfs.  NSB_SKIP_KERNEL=1 skips them all.
 need_guest() {
 	[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
-	[ -r /usr/src/linux-source-6.1.tar.xz ] ||
-		skip_all "linux-source-6.1 not installed"
+	t=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
+		"$top/kernel-patches/default-version")}
+	t=${NSB_TARBALL:-/usr/src/linux-source-$t.tar.xz}
+	[ -r "$t" ] || skip_all "$t not installed"
 	need qemu-system-x86_64 qemu-system-x86
 	need busybox busybox-static
 }

@@ -21,9 +21,13 @@ command -v git >/dev/null || { echo "1..0 # SKIP git not installed"; exit 0; }
 
 # A source tarball that extracts in no time: if a check came after the
 # extraction, $NSB_CACHE/src would show it.
-mkdir -p "$tmp/linux-fake" "$NSB_CACHE"
-echo 'all:' >"$tmp/linux-fake/Makefile"
-tar -C "$tmp" -cJf "$tmp/linux-fake.tar.xz" linux-fake
+mkdir -p "$tmp/linux-fake" "$tmp/linux-fake-7.3" "$tmp/linux-fake-junk" "$NSB_CACHE"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nall:\n' >"$tmp/linux-fake/Makefile"
+printf 'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 0\nall:\n' >"$tmp/linux-fake-7.3/Makefile"
+echo 'all:' >"$tmp/linux-fake-junk/Makefile"
+for d in linux-fake linux-fake-7.3 linux-fake-junk; do
+	tar -C "$tmp" -cJf "$tmp/$d.tar.xz" "$d"
+done
 export NSB_TARBALL=$tmp/linux-fake.tar.xz
 
 # A stand-in QEMU: --version answers, anything else leaves a mark.
@@ -69,6 +73,16 @@ refused() {
 build=$top/scripts/kernel/build.sh
 refused "build.sh --series typo" "series 'no-such-series'" \
 	"$build" --series no-such-series
+# a source whose version has no series: the versions that have it
+NSB_TARBALL=$tmp/linux-fake-7.3.tar.xz refused \
+	"build.sh: a 7.3 source, a series only 6.1 has" \
+	"has no version for Linux 7.3 .*it exists for: 6.1" \
+	"$build" --series userns-checks-toggles
+NSB_TARBALL=$tmp/linux-fake-junk.tar.xz refused \
+	"build.sh: a tarball with no kernel version" \
+	"no VERSION/PATCHLEVEL" "$build" --series none
+NSB_KERNEL=six refused "build.sh: NSB_KERNEL not a version" \
+	"must be a version such as 6.1" "$build" --series none
 mkdir -p "$tmp/s-missing"
 printf '# a comment\n0001-real.patch\n0002-missing.patch\n' >"$tmp/s-missing/series"
 cat >"$tmp/s-missing/0001-real.patch" <<'EOF'

@@ -132,7 +132,7 @@ mk "$tmp/s" no mnt_may_suid 6 sys/exec/vfork/suid/init/depth:0/manual_time:69990
 "$nsb" report --json="$tmp/p.json" --out="$tmp/p.txt" "$tmp/t" "$tmp/s" 2>/dev/null
 [ "$(field "$tmp/p.json" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .toggles.est)" = 35 ]
 ok $? "stock against toggles (on) pairs by round: +35 insn"
-grep -q "Toggles' own cost (stock 6.1" "$tmp/p.txt"
+grep -q "Toggles' own cost (unpatched Linux" "$tmp/p.txt"
 ok $? "the report gives the toggles' own cost as provenance"
 
 # Bad input: named file and field, exit 2.

@@ -82,9 +82,9 @@ key() {
 		echo "source $src"
 		echo "series $series"
 		if [ "$series" != none ]; then
-			for p in $(sed -e 's/#.*//' "$top/kernel-patches/$series/series"); do
+			for p in $(sed -e 's/#.*//' "$top/kernel-patches/6.1/$series/series"); do
 				echo "patch $p"
-				cat "$top/kernel-patches/$series/$p"
+				cat "$top/kernel-patches/6.1/$series/$p"
 			done
 		fi
 		echo "config base.config"
@@ -97,7 +97,7 @@ kA=$NSB_CACHE/kernels/$(key none)
 kB=$NSB_CACHE/kernels/$(key calibration)
 if [ -f "$kA/vmlinux" ] && [ -f "$kB/vmlinux" ]; then
 	expect=$(sed -n 's/.*calibration_spin(\([0-9]*\)).*/\1/p' \
-		"$top"/kernel-patches/calibration/0*.patch | sort -u | tr '\n' ' ')
+		"$top"/kernel-patches/6.1/calibration/0*.patch | sort -u | tr '\n' ' ')
 	"$od" --expect "$expect" "$kA" "$kB" >"$tmp/out" 2>&1
 	ok $? "vmlinux: the calibration kernel differs from stock only by its blocks (K = $expect)"
 	sed 's/^/# /' "$tmp/out"

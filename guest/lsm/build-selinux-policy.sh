@@ -17,8 +17,10 @@
 #     their labels in a userns);
 #   - fs_use_trans for tmpfs / devtmpfs / devpts, genfscon for the rest.
 # Compiled with Debian's checkpolicy (the highest policy version it and
-# the kernel know: 33 for 6.1).  Source: $NSB_CACHE/src/linux-source-6.1
-# (scripts/kernel/build.sh extracts it) unless --src names a tree.
+# the kernel know: 33 for 6.1 and 6.12).  Source: --src DIR, else
+# $NSB_SELINUX_SRC (ab.sh: the tree the kernel was built from), else the
+# default tarball's tree (scripts/kernel/build.sh extracts it under
+# $NSB_CACHE/src).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +29,7 @@ top=$(cd "$here/../.." && pwd)
 . "$top/scripts/kernel/lib.sh"
 
 out=
-src=$NSB_CACHE/src/linux-source-6.1
+src=${NSB_SELINUX_SRC:-$NSB_CACHE/src/$(basename "$(default_tarball)" .tar.xz)}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift ;;

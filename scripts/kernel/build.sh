@@ -14,16 +14,21 @@
 # git-tree:TREE, plus source_commit and source_describe for --ksrc),
 # series, series_sha256 (its patch files in order), config_hash.
 #
-# Source: Debian's linux-source-6.1 tarball by default; --ksrc DIR uses a
-# kernel git tree at REF (default HEAD).  Series NAME is a directory
-# kernel-patches/NAME (or any directory, if NAME has a '/') with a
-# quilt-style `series` file; "none" or "stock" builds the unpatched source.
+# Source: Debian's linux-source-$NSB_KERNEL tarball (default 6.1; or
+# NSB_TARBALL); --ksrc DIR uses a kernel git tree at REF (default HEAD).
+# Series NAME is a directory kernel-patches/VERSION/NAME, VERSION the
+# source's own (VERSION.PATCHLEVEL of its Makefile: 6.1, 6.12), or any
+# directory with a quilt-style `series` file; "none" or "stock" builds the
+# unpatched source.  A series with no version for the source is refused
+# before anything long starts, with the versions it has.  Config
+# fragments default to the version's base.config (kernel-patches/
+# VERSION/configs where it has its own, else kernel-patches/configs).
 # The tree is a hard-linked copy of the pristine source; GNU patch
 # replaces the files it touches, so the pristine copy is never modified,
 # and kbuild writes only into O=.  KBUILD_BUILD_{TIMESTAMP,USER,HOST} are
 # fixed, so two builds of the same inputs give the same image.
 #
-# Environment: NSB_CACHE (default /var/cache/nsbench), NSB_TARBALL,
+# Environment: NSB_CACHE (default /var/cache/nsbench), NSB_KERNEL, NSB_TARBALL,
 # CCACHE_DIR (default $NSB_CACHE/ccache), NSB_CCACHE=0 (compile without
 # ccache, e.g. for a truly separate A/A build).
 
@@ -82,7 +87,22 @@ done
 [ -n "$jobs" ] || jobs=$(nproc)
 need_uint --jobs "$jobs" 1
 [ -n "$series" ] || die "--series needs a name (none for the stock kernel)"
-[ ${#frags[@]} -gt 0 ] || frags=("$top/kernel-patches/configs/base.config")
+# The source: a git tree at REF, or the tarball.
+if [ -n "$ksrc" ]; then
+	[ -d "$ksrc/.git" ] || [ -f "$ksrc/.git" ] ||
+		die "--ksrc '$ksrc' is not a git tree"
+	tree=$(git -C "$ksrc" rev-parse --verify --quiet "${ref:-HEAD}^{tree}") ||
+		die "--ref '${ref:-HEAD}' does not name a commit in $ksrc"
+	kver=$(source_version "$ksrc" "${ref:-HEAD}")
+else
+	[ -z "$ref" ] || die "--ref needs --ksrc (the tarball has no commits)"
+	tarball=$(default_tarball)
+	{ [ -f "$tarball" ] && [ -r "$tarball" ]; } ||
+		die "$tarball not found: install linux-source-$NSB_KERNEL (make deps KERNEL=$NSB_KERNEL) or pass --ksrc"
+	kver=$(source_version "$tarball")
+fi
+ref=${ref:-HEAD}
+[ ${#frags[@]} -gt 0 ] || frags=("$(config_frag "$top" "$kver" base.config)")
 for i in "${!frags[@]}"; do
 	f=${frags[$i]}
 	{ [ -f "$f" ] && [ -r "$f" ]; } || die "config fragment '$f' not found"
@@ -90,26 +110,12 @@ for i in "${!frags[@]}"; do
 	case "$f" in /*) ;; *) frags[$i]=$PWD/$f ;; esac
 done
 
-# The source: a git tree at REF, or the tarball.
-if [ -n "$ksrc" ]; then
-	[ -d "$ksrc/.git" ] || [ -f "$ksrc/.git" ] ||
-		die "--ksrc '$ksrc' is not a git tree"
-	tree=$(git -C "$ksrc" rev-parse --verify --quiet "${ref:-HEAD}^{tree}") ||
-		die "--ref '${ref:-HEAD}' does not name a commit in $ksrc"
-else
-	[ -z "$ref" ] || die "--ref needs --ksrc (the tarball has no commits)"
-	tarball=${NSB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	{ [ -f "$tarball" ] && [ -r "$tarball" ]; } ||
-		die "$tarball not found: install linux-source-6.1 or pass --ksrc"
-fi
-ref=${ref:-HEAD}
-
 # The series, read once: patches[] in order, each present, non-empty and a
 # patch git can parse (patch --dry-run needs the tree: at apply time).
 patches=()
 read_series() {
 	local dir line name opt extra p err
-	dir=$(series_dir "$top" "$series") || exit 1
+	dir=$(series_dir "$top" "$series" "$kver") || exit 1
 	[ -n "$dir" ] || return 0
 	dir=$(cd "$dir" && pwd)
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -347,7 +353,7 @@ ser_sha=$(series_hash) || die "cannot read the series' patches"
 write_meta "$out_dir.tmp/meta.json" key="$key" source="$src_id" \
 	"${git_meta[@]}" series="$series" \
 	series_sha256="${ser_sha:+sha256:$ser_sha}" salt="$salt" \
-	release="$release" config_hash="$cfg_hash" \
+	version="$kver" release="$release" config_hash="$cfg_hash" \
 	build_seconds:=$((t1 - t0)) built="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 mv "$out_dir.tmp" "$out_dir"
 rm -rf "$work"

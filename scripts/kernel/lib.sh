@@ -20,21 +20,85 @@ build_dir() {
 	case "$b" in /*) echo "$b" ;; *) echo "$PWD/$b" ;; esac
 }
 
-# series_dir TOP NAME: the directory of patch series NAME (nothing for
-# none and stock): kernel-patches/NAME (calibration, calibration/layout),
-# else NAME as a path (a series of the user's own, relative or absolute).
+# The kernel source a run builds when no --ksrc is given: Debian's
+# linux-source-$NSB_KERNEL package (make run KERNEL=6.12 sets it), or the
+# tarball NSB_TARBALL names; by default kernel-patches/default-version.
+NSB_KERNEL=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
+	"$(dirname "${BASH_SOURCE[0]}")/../../kernel-patches/default-version")}
+export NSB_KERNEL
+case "$NSB_KERNEL" in
+[0-9]*.[0-9]*) ;;
+*) echo "${0##*/}: error: NSB_KERNEL (KERNEL) must be a version such as 6.1 or 6.12, not '$NSB_KERNEL'" >&2
+   exit 1 ;;
+esac
+
+# default_tarball: the tarball of the default source.
+default_tarball() {
+	echo "${NSB_TARBALL:-/usr/src/linux-source-$NSB_KERNEL.tar.xz}"
+}
+
+# source_version SOURCE [REF]: "VERSION.PATCHLEVEL" (6.1, 6.12) of a kernel
+# source from its top Makefile: a git tree at REF, an extracted tree, or
+# a tarball (read up to its top Makefile only: under a second).  The
+# series that fit a source are chosen by it.
+source_version() {
+	local mk v p
+	if [ -n "${2:-}" ]; then
+		mk=$(git -C "$1" show "$2:Makefile" 2>/dev/null | head -n 5)
+	elif [ -d "$1" ]; then
+		mk=$(head -n 5 "$1/Makefile" 2>/dev/null)
+	else
+		mk=$(tar --occurrence=1 --wildcards --no-wildcards-match-slash \
+			-xOf "$1" '*/Makefile' 2>/dev/null | head -n 5)
+	fi
+	v=$(printf '%s\n' "$mk" | sed -n 's/^VERSION = \([0-9][0-9]*\)$/\1/p')
+	p=$(printf '%s\n' "$mk" | sed -n 's/^PATCHLEVEL = \([0-9][0-9]*\)$/\1/p')
+	[ -n "$v" ] && [ -n "$p" ] ||
+		die "$1${2:+ at $2}: no VERSION/PATCHLEVEL in its top Makefile (not a kernel source?)"
+	echo "$v.$p"
+}
+
+# series_versions TOP: the kernel versions kernel-patches/ has series for.
+series_versions() {
+	(cd "$1/kernel-patches" && ls -d -- [0-9]*.[0-9]* 2>/dev/null) | sort -V | tr '\n' ' '
+}
+
+# series_dir TOP NAME VERSION: the directory of patch series NAME for a
+# source of VERSION (nothing for none and stock): kernel-patches/VERSION/
+# NAME (calibration, calibration/layout), else NAME as a path (a series
+# of the user's own, relative or absolute).  A series that exists only
+# for other versions is refused with the versions it has.
 series_dir() {
+	local have='' v
 	case "$2" in
 	none|stock) return 0 ;;
 	esac
-	if [ -f "$1/kernel-patches/$2/series" ]; then
-		echo "$1/kernel-patches/$2"
+	if [ -f "$1/kernel-patches/$3/$2/series" ]; then
+		echo "$1/kernel-patches/$3/$2"
+		return 0
 	elif [ -f "$2/series" ]; then
 		echo "$2"
+		return 0
 	elif [ -d "$2" ]; then
 		die "series '$2': $2/series not found"
+	fi
+	for v in $(series_versions "$1"); do
+		[ -f "$1/kernel-patches/$v/$2/series" ] && have="$have $v"
+	done
+	[ -z "$have" ] ||
+		die "series '$2' has no version for Linux $3 (kernel-patches/$3/$2); it exists for:$have.  Port it, or compare two trees with --series none (the two-kernel A/B)"
+	die "series '$2': not under kernel-patches/$3/ nor a directory (none, stock, $( (cd "$1/kernel-patches/$3" 2>/dev/null && ls -- */series */*/series) | sed 's|/series$||' | tr '\n' ' ')or a directory with a series file)"
+}
+
+# config_frag TOP VERSION NAME: config fragment NAME (base.config,
+# lsm.config, profile.config) for a source of VERSION: the version's own
+# (kernel-patches/VERSION/configs/NAME) where it has one, else the shared
+# kernel-patches/configs/NAME.
+config_frag() {
+	if [ -f "$1/kernel-patches/$2/configs/$3" ]; then
+		echo "$1/kernel-patches/$2/configs/$3"
 	else
-		die "series '$2': not under kernel-patches/ nor a directory (none, stock, $(cd "$1/kernel-patches" && ls -- */series */*/series | sed 's|/series$||' | tr '\n' ' ')or a directory with a series file)"
+		echo "$1/kernel-patches/configs/$3"
 	fi
 }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lsm-heldout.sh — the held-out check of the mount-time method (slow
-# tier: two kernels, twelve SELinux boots).  kernel-patches/calibration/
+# tier: two kernels, twelve SELinux boots).  kernel-patches/6.1/calibration/
 # lsm adds, on top of the toggles series, 303 instructions per inode that
 # SELinux labels from the mountpoint (only on a userns mount made with
 # the selinux switch on) and 1003 per such mount.  The SELinux rows of
