@@ -679,16 +679,21 @@ static size_t family_rounds(const struct nsb_cost_family *fam)
 	return k;
 }
 
+void nsb_cost_family_title(char *buf, size_t len,
+			   const struct nsb_cost_family *fam)
+{
+	snprintf(buf, len, "%s %s (%s)%s%s", fam->chk->seed, fam->chk->what,
+		 fam->chk->path, strcmp(fam->lsm, "none") ? ", under " : "",
+		 strcmp(fam->lsm, "none") ? lsm_title(fam->lsm) : "");
+}
+
 static void text_family(FILE *f, const struct nsb_costs *c,
 			const struct nsb_cost_family *fam)
 {
 	char head[256];
 	size_t j;
 
-	snprintf(head, sizeof(head), "%s %s (%s)%s%s", fam->chk->seed,
-		 fam->chk->what, fam->chk->path,
-		 strcmp(fam->lsm, "none") ? ", under " : "",
-		 strcmp(fam->lsm, "none") ? lsm_title(fam->lsm) : "");
+	nsb_cost_family_title(head, sizeof(head), fam);
 	nsb_wrap_hang(f, "", "    ", head);
 	for (j = 0; j < fam->n; j++)
 		text_row(f, c, &fam->rows[j]);

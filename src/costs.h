@@ -111,6 +111,9 @@ json_t *nsb_costs_json(const struct nsb_costs *c);
 /* Count of rows per verdict; unreliable rows count as noisy. */
 void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 
+/* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
+void nsb_cost_family_title(char *buf, size_t len,
+			   const struct nsb_cost_family *fam);
 /* Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/... */
 void nsb_cost_label(char *buf, size_t len, const char *name);
 /* A per-op value in the run's unit: whole units from 1000 on. */

@@ -13,6 +13,7 @@
 #include "src/abtable.h"
 #include "src/compare.h"
 #include "src/costs.h"
+#include "src/xversion.h"
 #include "src/nsbench.h"
 #include "src/options.h"
 #include "src/perfdiff.h"
@@ -702,30 +703,149 @@ static int costs_write(const struct nsb_costs *c, const struct costs_opts *o)
 	return ret;
 }
 
+/* --- several kernel versions: each one's tables, then the change ------ */
+
+#define XV_MAX	4
+
+/* The side of version v, a new one if there is room; NULL if not. */
+static struct nsb_xv_side *xv_side(struct nsb_xv_side *xv, size_t *n,
+				   const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(xv[i].version, v))
+			return &xv[i];
+	if (*n == XV_MAX)
+		return NULL;
+	snprintf(xv[*n].version, sizeof(xv[*n].version), "%s", v);
+	nsb_costs_init(&xv[*n].costs);
+	/* counted even when init failed: the caller frees what it holds */
+	return xv[(*n)++].costs.fam ? &xv[*n - 1] : NULL;
+}
+
+/* Release order: 6.1.192 before 6.12.118 before 7.0 ("unknown" last). */
+static int cmp_version(const void *pa, const void *pb)
+{
+	const struct nsb_xv_side *a = pa, *b = pb;
+	int ua = !strcmp(a->version, "unknown");
+	int ub = !strcmp(b->version, "unknown");
+
+	return ua != ub ? ua - ub : strverscmp(a->version, b->version);
+}
+
+/* Each file into the tables of its kernel version; -1 on bad input. */
+static int xv_load(struct nsb_xv_side *xv, size_t *n, char **files)
+{
+	char v[64];
+	size_t i;
+
+	for (i = 0; files[i]; i++) {
+		struct nsb_xv_side *s;
+
+		if (nsb_xv_file_version(files[i], v, sizeof(v)))
+			return -1;
+		s = xv_side(xv, n, v);
+		if (!s) {
+			fprintf(stderr, "nsbench report: %s: more than %d "
+				"kernel releases (or out of memory)\n",
+				files[i], XV_MAX);
+			return -1;
+		}
+		if (nsb_costs_load(&s->costs, files[i]))
+			return -1;
+	}
+	qsort(xv, *n, sizeof(*xv), cmp_version);
+	for (i = 0; i < *n; i++) {
+		const char *rel = nsb_json_str(xv[i].costs.ctx,
+					       "kernel_release");
+
+		snprintf(xv[i].release, sizeof(xv[i].release), "%.63s",
+			 rel ? rel : xv[i].version);
+		if (nsb_costs_compute(&xv[i].costs))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Runs of several kernel versions: each version's report, one after
+ * the other, then the change of each later version against the first.
+ */
+static int xv_write(const struct nsb_xv_side *xv, size_t n,
+		    const struct costs_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
+	json_t *j = json_object(), *vers = json_object(), *cross = json_array();
+	int ret = 2;
+
+	if (!f || !j || !vers || !cross)
+		goto out;
+	fprintf(f, o->markdown ? "## nsbench: what each userns mount check "
+		"costs, on %zu kernel releases\n\n" : "nsbench: what each "
+		"userns mount check costs, on %zu kernel releases\n\n", n);
+	for (i = 1; i < n; i++) {
+		if (nsb_xv_print(f, &xv[0], &xv[i], o->markdown))
+			goto out;
+		json_array_append_new(cross, nsb_xv_json(&xv[0], &xv[i]));
+		fputc('\n', f);
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(f, o->markdown ? "\n## Linux %s\n\n" :
+			"\n== Linux %s ==\n\n", xv[i].release);
+		nsb_costs_print(f, &xv[i].costs, o->markdown);
+		costs_provenance(f, o->markdown, &xv[i].costs, o);
+		json_object_set_new(vers, xv[i].version,
+				    nsb_costs_json(&xv[i].costs));
+	}
+	ret = 0;
+	if (o->out) {
+		fclose(f);
+		f = NULL;
+		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
+	}
+	json_object_set(j, "versions", vers);
+	json_object_set(j, "cross_version", cross);
+	if (!ret && o->json)
+		ret = nsb_json_write_atomic(o->json, j) ? 2 : 0;
+out:
+	if (f && f != stdout)
+		fclose(f);
+	free(text);
+	json_decref(vers);
+	json_decref(cross);
+	json_decref(j);
+	return ret;
+}
+
 static int costs_report(int argc, char **argv)
 {
 	struct costs_opts o = { 0 };
-	struct nsb_costs c;
+	struct nsb_xv_side xv[XV_MAX];
 	char **files = NULL;
+	size_t n = 0, k;
 	int ret = costs_parse(&argc, argv, &o), i;
 
 	if (ret)
 		return ret == NSB_PARSE_HELP ? 0 : ret;
-	nsb_costs_init(&c);
 	files = nsb_costs_expand(argv + 1, argc - 1);
 	ret = 2;
-	if (!c.fam || !files)
+	if (!files || xv_load(xv, &n, files))
 		goto out;
-	for (i = 0; files[i]; i++)
-		if (nsb_costs_load(&c, files[i]))
-			goto out;
-	if (!nsb_costs_compute(&c))
-		ret = costs_write(&c, &o);
+	if (n == 1)
+		ret = costs_write(&xv[0].costs, &o);
+	else if (n > 1)
+		ret = xv_write(xv, n, &o);
+	else
+		fprintf(stderr, "nsbench report: no results files\n");
 out:
 	for (i = 0; files && files[i]; i++)
 		free(files[i]);
 	free(files);
-	nsb_costs_free(&c);
+	for (k = 0; k < n; k++)
+		nsb_costs_free(&xv[k].costs);
 	return ret;
 }
 

@@ -23,12 +23,17 @@ d, applied, sw, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 os.makedirs(d, exist_ok=True)
 for r in range(1, rounds + 1):
     jitter = [0, 3, -2, 5, -4, 1, 2, -3][r % 8]   # per-round level change
+    # MK_NOISE: the shift itself varies over rounds by up to +-MK_NOISE
+    # (insn), in a pattern of its own per kernel release
+    rel = os.environ.get("MK_RELEASE", "6.1.192")
+    k = (sum(map(ord, rel)) * 7 + r * 13) % 9 - 4
+    noise = float(os.environ.get("MK_NOISE", "0")) * k / 4
     benches = []
     for spec in sys.argv[5:]:
         name, off, shift, aa = spec.rsplit(':', 3)
         off1 = float(off) + jitter
         off2 = off1 + float(aa)
-        on = (off1 + off2) / 2 + float(shift)
+        on = (off1 + off2) / 2 + float(shift) + noise
         b = {"name": name.rstrip("!"), "run_type": "iteration",
             "iterations": 100, "real_time": on / 1000, "cpu_time": 1,
             "time_unit": "us", "nsb_on": on / 1000,
@@ -42,7 +47,8 @@ for r in range(1, rounds + 1):
         benches.append(b)
     ctx = {"nsbench_mode": "icount", "nsbench_round": str(r),
            "nsbench_seed": str(1000 + r), "nsbench_check": sw,
-           "nsbench_check_applied": applied, "kernel_release": "6.1.192",
+           "nsbench_check_applied": applied,
+           "kernel_release": os.environ.get("MK_RELEASE", "6.1.192"),
            "patch_series": "userns-checks-toggles" if applied == "yes" else "none",
            "nsbench_time_unit_meaning": "virtual ns = guest instructions"}
     if os.environ.get("MK_LSM"):
@@ -134,6 +140,29 @@ mk "$tmp/s" no mnt_may_suid 6 sys/exec/vfork/suid/init/depth:0/manual_time:69990
 ok $? "stock against toggles (on) pairs by round: +35 insn"
 grep -q "Toggles' own cost (unpatched Linux" "$tmp/p.txt"
 ok $? "the report gives the toggles' own cost as provenance"
+
+# Two kernel releases: each one's tables, then the change with its CI.
+xs=sys/exec/vfork/suid/init/depth:0/manual_time
+xb=sys/exec/vfork/bin/init/depth:0/manual_time
+MK_NOISE=0.4 mk "$tmp/x61" yes mnt_may_suid 6 "$xs:83000:24:0" "$xb:83000:24:0"
+MK_NOISE=0.4 MK_RELEASE=6.12.118 mk "$tmp/x612" yes mnt_may_suid 6 \
+	"$xs:90000:30:0" "$xb:90000:24:0"
+"$nsb" report --json="$tmp/x.json" --out="$tmp/x.txt" "$tmp/x612" "$tmp/x61"
+ok $? "runs of two kernel releases: one report"
+xrow() {	# xrow NAME JQ-PATH: a row of the change table
+	jq -r --arg n "$1" ".cross_version[0][] | select(.name == \$n) | $2" "$tmp/x.json"
+}
+[ "$(xrow "$xs" .verdict)" = slower ] &&
+	awk -v e="$(xrow "$xs" .change.est)" -v l="$(xrow "$xs" .change.lo)" \
+	    -v h="$(xrow "$xs" .change.hi)" 'BEGIN { exit !(e > 5 && e < 7 && l <= 6 && h >= 6 && l > 1) }'
+ok $? "+6 insn more per exec on 6.12: the change +6 within its CI, slower"
+[ "$(xrow "$xb" .verdict)" = same ]
+ok $? "the same cost on both releases: same (an A/A of the method)"
+grep -q "What each check costs on Linux 6.1.192 and on Linux 6.12.118" "$tmp/x.txt" &&
+	[ "$(grep -n '^== Linux' "$tmp/x.txt" | cut -d: -f2 | tr '\n' ' ')" = "== Linux 6.1.192 == == Linux 6.12.118 == " ]
+ok $? "the change table first, then each release's report, the older first"
+[ "$(jq -r '.versions | keys | join(" ")' "$tmp/x.json")" = "6.1.192 6.12.118" ]
+ok $? "costs.json: each release's rows under versions"
 
 # Bad input: named file and field, exit 2.
 mk "$tmp/bad" yes nosuchswitch 1 x:1:0:0
