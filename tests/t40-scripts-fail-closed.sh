@@ -22,7 +22,10 @@ command -v git >/dev/null || { echo "1..0 # SKIP git not installed"; exit 0; }
 # A source tarball that extracts in no time: if a check came after the
 # extraction, $NSB_CACHE/src would show it.
 mkdir -p "$tmp/linux-fake" "$tmp/linux-fake-7.3" "$tmp/linux-fake-junk" "$NSB_CACHE"
-printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nall:\n' >"$tmp/linux-fake/Makefile"
+# 100 KB like the real one: reading its head must not SIGPIPE the reader
+{ printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nall:\n'
+  yes '# padding, as long as a real top Makefile' | head -n 2500; } \
+	>"$tmp/linux-fake/Makefile"
 printf 'VERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 0\nall:\n' >"$tmp/linux-fake-7.3/Makefile"
 echo 'all:' >"$tmp/linux-fake-junk/Makefile"
 for d in linux-fake linux-fake-7.3 linux-fake-junk; do

@@ -39,17 +39,18 @@ default_tarball() {
 
 # source_version SOURCE [REF]: "VERSION.PATCHLEVEL" (6.1, 6.12) of a kernel
 # source from its top Makefile: a git tree at REF, an extracted tree, or
-# a tarball (read up to its top Makefile only: under a second).  The
+# a tarball (read up to its top Makefile only: under a second).  sed, not
+# head, reads the Makefile to its end: no SIGPIPE fails the pipeline.  The
 # series that fit a source are chosen by it.
 source_version() {
 	local mk v p
 	if [ -n "${2:-}" ]; then
-		mk=$(git -C "$1" show "$2:Makefile" 2>/dev/null | head -n 5)
+		mk=$(git -C "$1" show "$2:Makefile" 2>/dev/null | sed -n 1,8p)
 	elif [ -d "$1" ]; then
-		mk=$(head -n 5 "$1/Makefile" 2>/dev/null)
+		mk=$(sed -n 1,8p "$1/Makefile" 2>/dev/null)
 	else
 		mk=$(tar --occurrence=1 --wildcards --no-wildcards-match-slash \
-			-xOf "$1" '*/Makefile' 2>/dev/null | head -n 5)
+			-xOf "$1" '*/Makefile' 2>/dev/null | sed -n 1,8p)
 	fi
 	v=$(printf '%s\n' "$mk" | sed -n 's/^VERSION = \([0-9][0-9]*\)$/\1/p')
 	p=$(printf '%s\n' "$mk" | sed -n 's/^PATCHLEVEL = \([0-9][0-9]*\)$/\1/p')
