@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksrc-tree.sh — --ksrc on a kernel git tree of one's own (slow tier:
+# three kernel builds and eight boots; ccache makes the builds after the
+# first short).  A git repository is made from Debian's source of
+# NSB_KERNEL (default kernel-patches/default-version; KERNEL=6.12 for
+# 6.12) with two commits: "base", the source as shipped, and "inject",
+# the version's calibration series (calibration_spin() and a known
+# number of instructions per exec, open and path component).  Both paths a developer with a tree of their own has:
+#   1. the per-check headline: ab.sh --checks --ksrc TREE --ref base
+#      takes the toggles series of the tree's version (read from its
+#      Makefile) and every no-LSM family comes out;
+#   2. the two-kernel A/B: ab.sh --ksrc TREE --base-ref base --ref inject
+#      --series none: the exec row moves by the calibration's prediction
+#      (kernel-patches/VERSION/calibration/predictions), within 5 %, and
+#      open by its own.
+# Also: a tree whose version has no series is refused at once, naming
+# the versions that have one.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/../lib-tap.sh"
+
+build=${NSB_BUILD:-$top/build}
+case "$build" in /*) ;; *) build=$PWD/$build ;; esac
+nsb=$build/nsbench
+rounds=${ROUNDS:-2}
+
+need_guest
+need jq jq
+need git git
+[ -x "$nsb" ] || skip_all "no $nsb (make)"
+ver=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$top/kernel-patches/default-version")}
+cal=$top/kernel-patches/$ver/calibration
+[ -f "$cal/series" ] || skip_all "no calibration series for Linux $ver"
+tap_plan 7
+
+# The tree: the tarball's files, committed twice.
+tree=$tmp/linux
+mkdir -p "$tree"
+tar -xf "/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
+(cd "$tree" && git init -q && git config user.email t@nsbench &&
+	git config user.name nsbench && git add -A && git commit -qm base &&
+	git tag base &&
+	for p in $(sed 's/#.*//' "$cal/series"); do git apply "$cal/$p" || exit 1; done &&
+	git add -A && git commit -qm "inject: the calibration series" &&
+	git tag inject) >"$tmp/git.log" 2>&1
+ok $? "a git tree of Linux $ver with a base and an inject commit"
+
+# ab OUT ARGS...: one ab.sh run, quietly.
+ab() {
+	local out=$1
+	shift
+	"$top/scripts/ab.sh" --mode icount --rounds "$rounds" --out "$out" \
+		--ksrc "$tree" "$@" >"$out.log" 2>&1
+}
+
+ab "$tmp/checks" --checks --ref base
+ok $? "--checks --ksrc TREE: the tree's version picks its toggles series"
+[ $? = 0 ] || tail -n 20 "$tmp/checks.log" | sed 's/^/# /'
+"$nsb" report --json="$tmp/checks.json" "$tmp/checks/B" >"$tmp/checks.txt" 2>&1
+fams=$(jq -r '[.rows[].seed] | unique | join(" ")' "$tmp/checks.json" 2>/dev/null)
+[ "$fams" = "002 003 004 004/5 005 006" ]
+ok $? "the headline's no-LSM families from the tree: ${fams:-none}"
+
+ab "$tmp/ab" --base-ref base --ref inject --series none \
+	--workloads '^sys/(exec/vfork/bin/init/depth:0|open/file/init/depth:0)/'
+ok $? "two-kernel A/B of the tree's commits, $rounds rounds"
+[ $? = 0 ] || tail -n 20 "$tmp/ab.log" | sed 's/^/# /'
+"$nsb" compare --format=json "$tmp"/ab/A/*.json -- "$tmp"/ab/B/*.json \
+	>"$tmp/ab.json" 2>/dev/null
+within() {	# within NAME: the row's shift within 5 % of its prediction
+	local want got
+	want=$(awk -v n="$1" '$1 == n { print $2 }' "$cal/predictions")
+	got=$(jq -r --arg n "$1" '.rows[] | select(.name == $n) | .shift.est' "$tmp/ab.json")
+	echo "# $1: predicted $want, measured ${got:-nothing}"
+	[ -n "$want" ] && [ -n "$got" ] &&
+		awk -v w="$want" -v g="$got" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.05 * w) }'
+}
+within sys/exec/vfork/bin/init/depth:0/manual_time
+ok $? "exec: the injected commit's cost, within 5 %"
+within sys/open/file/init/depth:0/manual_time
+ok $? "open: its own prediction, within 5 %"
+
+# A tree of a version without a series: refused before any build.
+sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$tree/Makefile"
+(cd "$tree" && git commit -qam "a version nsbench has no series for")
+"$top/scripts/ab.sh" --checks --ksrc "$tree" --out "$tmp/none" \
+	>/dev/null 2>"$tmp/err"
+[ $? != 0 ] && grep -q "has no version for Linux [0-9]*\.99.*it exists for:" "$tmp/err"
+ok $? "a tree of a version with no toggles series: refused, the versions named"
+tap_done
