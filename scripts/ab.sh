@@ -19,7 +19,7 @@
 #   --checks    one kernel, the toggles series (--series): every boot
 #               measures each check on and off in the same boot (plan
 #               guest/plans/checks.plan, `cost` steps)
-#   --stock     with --checks: also boot stock 6.1 with the same plan and
+#   --stock     with --checks: also boot the unpatched kernel with the same plan and
 #               seeds (the toggles' own cost, one line of the report)
 #   --lsm-boots "LSM..."  with --checks: every round also boots the
 #               kernel with each LSM active (selinux, smack: lsm=LSM on
