@@ -14,8 +14,9 @@
 # git-tree:TREE, plus source_commit and source_describe for --ksrc),
 # series, series_sha256 (its patch files in order), config_hash.
 #
-# Source: Debian's linux-source-$NSB_KERNEL tarball (default 6.1; or
-# NSB_TARBALL); --ksrc DIR uses a kernel git tree at REF (default HEAD).
+# Source: Debian's linux-source-$NSB_KERNEL tarball (NSB_KERNEL default:
+# kernel-patches/default-version; or NSB_TARBALL); --ksrc DIR uses a
+# kernel git tree at REF (default HEAD).
 # Series NAME is a directory kernel-patches/VERSION/NAME, VERSION the
 # source's own (VERSION.PATCHLEVEL of its Makefile: 6.1, 6.12), or any
 # directory with a quilt-style `series` file; "none" or "stock" builds the
