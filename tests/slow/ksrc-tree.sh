@@ -41,12 +41,16 @@ tree=$tmp/linux
 mkdir -p "$tree"
 tar -xf "/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
 (cd "$tree" && git init -q && git config user.email t@nsbench &&
-	git config user.name nsbench && git add -A && git commit -qm base &&
+	git config user.name nsbench &&
+	# Debian's source ignores every file (.gitignore: /*): -f
+	git add -f -A && git commit -qm base &&
 	git tag base &&
 	for p in $(sed 's/#.*//' "$cal/series"); do git apply "$cal/$p" || exit 1; done &&
-	git add -A && git commit -qm "inject: the calibration series" &&
+	git add -f -A && git commit -qm "inject: the calibration series" &&
 	git tag inject) >"$tmp/git.log" 2>&1
-ok $? "a git tree of Linux $ver with a base and an inject commit"
+rc=$?
+ok $rc "a git tree of Linux $ver with a base and an inject commit"
+[ $rc = 0 ] || tail -n 20 "$tmp/git.log" | sed 's/^/# /'
 
 # ab OUT ARGS...: one ab.sh run, quietly.
 ab() {
@@ -57,8 +61,9 @@ ab() {
 }
 
 ab "$tmp/checks" --checks --ref base
-ok $? "--checks --ksrc TREE: the tree's version picks its toggles series"
-[ $? = 0 ] || tail -n 20 "$tmp/checks.log" | sed 's/^/# /'
+rc=$?
+ok $rc "--checks --ksrc TREE: the tree's version picks its toggles series"
+[ $rc = 0 ] || tail -n 20 "$tmp/checks.log" | sed 's/^/# /'
 "$nsb" report --json="$tmp/checks.json" "$tmp/checks/B" >"$tmp/checks.txt" 2>&1
 fams=$(jq -r '[.rows[].seed] | unique | join(" ")' "$tmp/checks.json" 2>/dev/null)
 [ "$fams" = "002 003 004 004/5 005 006" ]
@@ -66,8 +71,9 @@ ok $? "the headline's no-LSM families from the tree: ${fams:-none}"
 
 ab "$tmp/ab" --base-ref base --ref inject --series none \
 	--workloads '^sys/(exec/vfork/bin/init/depth:0|open/file/init/depth:0)/'
-ok $? "two-kernel A/B of the tree's commits, $rounds rounds"
-[ $? = 0 ] || tail -n 20 "$tmp/ab.log" | sed 's/^/# /'
+rc=$?
+ok $rc "two-kernel A/B of the tree's commits, $rounds rounds"
+[ $rc = 0 ] || tail -n 20 "$tmp/ab.log" | sed 's/^/# /'
 "$nsb" compare --format=json "$tmp"/ab/A/*.json -- "$tmp"/ab/B/*.json \
 	>"$tmp/ab.json" 2>/dev/null
 within() {	# within NAME: the row's shift within 5 % of its prediction
