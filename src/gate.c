@@ -927,12 +927,14 @@ static const struct nsb_usage gate_usage = {
 "with a baseline, benchmark by benchmark; exit 1 if any is a regression\n"
 "(or failed in the new run), 0 otherwise, 2 on error.\n",
 	.epilog =
-"With the results files of both runs (the history records where they\n"
-"were; or NEW.json and a results-file baseline) the verdicts are those of\n"
-"'nsbench compare'; with the history alone, the medians are compared and\n"
-"the change's CI is the widest the two medians' CIs allow.  A run without\n"
-"a baseline yet gives skips and exit 0; an accepted baseline the history\n"
-"does not hold is an error (exit 2).\n"
+"The verdicts are those of 'nsbench compare' (95 % CI, p < 0.05), on the\n"
+"results files of both runs where they are (the history records where\n"
+"they were; or NEW.json and a results-file baseline), else on the samples\n"
+"the history keeps of them: the same test, the same verdict.  Records of\n"
+"an older nsbench, without samples, compare the medians' CIs.  Noisy rows\n"
+"are followed by what the runs could detect ('detectable:').  A run\n"
+"without a baseline yet gives skips and exit 0; an accepted baseline the\n"
+"history does not hold is an error (exit 2).\n"
 "\n"
 "The rule, stated in the output's 'rule:' line: timed rows (native, KVM,\n"
 "TCG) are a regression when p < 0.05 and the change lies beyond\n"
@@ -1008,7 +1010,7 @@ static int parse_args(struct gate *g, int argc, char **argv)
 			     "needs more).\nicount rows: not the band (+-1 "
 			     "insn) but a filter,\nonly when given",
 			     set_threshold),
-		OPT_CALLBACK("format", &g->fmt, "FMT",
+		OPT_CALLBACK("format", &g->fmt, "text|ktap|junit",
 			     "text (default), ktap (KTAP version 1, for prove,\n"
 			     "kselftest runners, KernelCI, LAVA) or junit (XML)",
 			     set_format),
