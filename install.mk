@@ -18,6 +18,9 @@
 #   share/man/man1/nsbench*.1             help2man pages of every --help:
 #                                         nsbench(1), nsbench-CMD(1) per
 #                                         command, nsbench-bench(1)
+# and, under $(DESTDIR) alone, $(BASHCOMPDIR)/nsbench and nsbench-bench:
+# the bash completion (contrib/completion/nsbench.bash), where
+# bash-completion loads a command's completion from when first typed.
 # DESTDIR is the staging root of a package or an image (a LAVA rootfs);
 # PREFIX is where the files will be at run time.
 
@@ -27,6 +30,11 @@ BINDIR ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/nsbench
 DATADIR ?= $(PREFIX)/share/nsbench
 MAN1DIR ?= $(PREFIX)/share/man/man1
+# bash-completion's own directory (it is no PREFIX's: bash-completion
+# looks there); its usual place where the package is not installed
+BASHCOMPDIR ?= $(shell $(PKG_CONFIG) --variable=completionsdir \
+		 bash-completion 2>/dev/null || \
+		 echo /usr/share/bash-completion/completions)
 INSTALL ?= install
 HELP2MAN ?= help2man
 
@@ -100,12 +108,18 @@ install: build-all man
 	$(Q)$(INSTALL) -m 755 $(O)/workloads/nsb-wl '$(DESTDIR)$(LIBEXECDIR)'
 	$(Q)$(INSTALL) -m 644 plots/*.gp '$(DESTDIR)$(DATADIR)/plots'
 	$(Q)$(INSTALL) -m 644 $(MAN_PAGES) '$(DESTDIR)$(MAN1DIR)'
+	$(Q)$(INSTALL) -d '$(DESTDIR)$(BASHCOMPDIR)'
+	$(Q)$(INSTALL) -m 644 contrib/completion/nsbench.bash \
+		'$(DESTDIR)$(BASHCOMPDIR)/nsbench'
+	$(Q)ln -sf nsbench '$(DESTDIR)$(BASHCOMPDIR)/nsbench-bench'
 
 uninstall:
 	$(call msg,RM,$(DESTDIR)$(PREFIX))rm -f \
 		'$(DESTDIR)$(BINDIR)/nsbench' \
 		'$(DESTDIR)$(BINDIR)/nsbench-bench' \
 		'$(DESTDIR)$(LIBEXECDIR)/nsb-wl' \
+		'$(DESTDIR)$(BASHCOMPDIR)/nsbench' \
+		'$(DESTDIR)$(BASHCOMPDIR)/nsbench-bench' \
 		$(foreach p,$(notdir $(MAN_PAGES)), \
 			'$(DESTDIR)$(MAN1DIR)/$(p)') \
 		$(foreach g,$(notdir $(wildcard plots/*.gp)), \
@@ -113,6 +127,6 @@ uninstall:
 	$(Q)rmdir '$(DESTDIR)$(LIBEXECDIR)' '$(DESTDIR)$(DATADIR)/plots' \
 		'$(DESTDIR)$(DATADIR)' 2>/dev/null || true
 
-HELP_install := make install    PREFIX=/usr/local DESTDIR=: programs, plots, man pages
+HELP_install := make install    PREFIX=/usr/local DESTDIR=: programs, plots, man pages, bash completion
 HELP_man := make man        man pages from --help (help2man) into $(O)/man
 HELP_VARS += HELP_install HELP_man

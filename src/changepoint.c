@@ -67,6 +67,43 @@ void nsb_cp_opts_default(struct nsb_cp_opts *o)
 	o->seed = NSB_CP_SEED;
 }
 
+/*
+ * Does a clear step in the middle of n points get flagged?  +10 %, far
+ * beyond any threshold, with a little jitter so that no two points tie.
+ */
+static int step_found(const struct nsb_cp_opts *o, size_t n)
+{
+	struct nsb_cp_opts so = *o;
+	struct nsb_cp *cps = NULL;
+	double *x = malloc(n * sizeof(*x));
+	long k = -1;
+
+	if (!x)
+		return -1;
+	so.band = 0;
+	so.threshold = 1;
+	for (size_t i = 0; i < n; i++)
+		x[i] = (i < n / 2 ? 100 : 110) + 1e-3 * (double)(i % 5);
+	k = nsb_changepoints(x, n, &so, &cps);
+	free(x);
+	free(cps);
+	return k < 0 ? -1 : k > 0;
+}
+
+size_t nsb_cp_min_runs(const struct nsb_cp_opts *o)
+{
+	size_t n;
+	int found;
+
+	/* the permutation test's max over splits: tried, not derived */
+	for (n = 2 * (o->min_size ? o->min_size : 1); n <= 64; n++) {
+		found = step_found(o, n);
+		if (found)
+			return found < 0 ? 0 : n;
+	}
+	return 0;
+}
+
 static int cmp_ranked_y(const void *a, const void *b)
 {
 	double x = ((const struct ranked_y *)a)->v;

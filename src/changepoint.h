@@ -69,6 +69,17 @@ void nsb_cp_opts_default(struct nsb_cp_opts *o);
 long nsb_changepoints(const double *x, size_t n, const struct nsb_cp_opts *o,
 		      struct nsb_cp **cps);
 
+/*
+ * The fewest points a series needs before a change point in it can be
+ * flagged under o, or 0 if none up to 64 (or out of memory): a clear
+ * step (+10 %) in the middle of n points, tried with o's test for n =
+ * 2 min_size, ... (the permutation test takes the largest statistic over
+ * every split, so the bound is found, not derived: 11 at the defaults).
+ * A clear step in a shorter history is not flagged, and the output says
+ * so.
+ */
+size_t nsb_cp_min_runs(const struct nsb_cp_opts *o);
+
 /* Noise-only synthetic series for the false-alarm measurement. */
 enum nsb_cp_noise {
 	NSB_NOISE_GAUSS,	/* N(100, cv * 100) */

@@ -215,6 +215,12 @@ static void verdict(struct nsb_effect *e, double thr, double abs)
 		     nsb_band_verdict(&pct, thr, e->p < NSB_ALPHA);
 }
 
+void nsb_effect_verdict(struct nsb_effect *e, const struct nsb_cmp_opts *o)
+{
+	to_pct(e);
+	verdict(e, o->threshold, o->abs_threshold);
+}
+
 double nsb_icount_verdict(struct nsb_effect *e, double residual)
 {
 	double band = fmax(NSB_ICOUNT_BAND, residual);

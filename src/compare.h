@@ -151,6 +151,13 @@ int nsb_effect(const struct nsb_cmp_opts *o, const struct nsb_series *a,
 enum nsb_verdict nsb_band_verdict(const struct nsb_interval *s, double band,
 				  bool sig);
 /*
+ * The verdict of an effect whose shift, base and p are set (the gate's
+ * history records without samples), by the rule nsb_effect() applies:
+ * the percentages from the shift, noisy when the interval covers less
+ * than 95 %, else nsb_band_verdict() against o's band.
+ */
+void nsb_effect_verdict(struct nsb_effect *e, const struct nsb_cmp_opts *o);
+/*
  * The icount rule, shared by the in-boot table (costs.c) and every
  * two-kernel table: e judged against +-NSB_ICOUNT_BAND instructions, or
  * against the A/A residual (>= 0) where it is larger; inside a residual

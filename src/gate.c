@@ -3,13 +3,18 @@
  * gate.c — `nsbench gate`: the newest run against a baseline, one verdict
  * per benchmark, exit 1 on a regression beyond the threshold.
  *
- * When the results files of both runs are at hand the verdicts are those
- * of `nsbench compare` (src/compare.h: paired by A/B round where it can,
- * Hodges-Lehmann otherwise).  When only the history's summaries are, it
- * compares the medians, and the change's interval is the widest the two
- * medians' CIs allow: [new lo - base hi, new hi - base lo].  That is
- * conservative — it says "noisy" more often than compare would — which is
- * the right side to err on for a gate that must not cry wolf.
+ * One rule, whatever is at hand: the verdicts are those of `nsbench
+ * compare` (src/compare.h: paired by A/B round where it can,
+ * Hodges-Lehmann otherwise, at 95 %), run on the results files of both
+ * runs when they are there, else on the samples the history keeps of
+ * them — the same values, so the same verdict and exit status.  A CI job
+ * whose results files are gone must not fail a pair that passes with
+ * them (nor pass one that fails).
+ *
+ * Only records written before the history kept samples fall back to the
+ * medians: the change's interval is the widest the two medians' CIs
+ * allow, [new lo - base hi, new hi - base lo], at the lower of their
+ * levels, judged by the same rule (noisy below 95 %).
  */
 #include <math.h>
 #include <regex.h>
@@ -67,6 +72,12 @@ struct gate {
 	struct nsb_history h;
 	struct side base, cur;
 	char method[200], why_none[200];
+	/* noisy rows: what the runs could have detected (detectable()) */
+	size_t nshort, short_n;		/* under 95 %: their fewest samples */
+	size_t legacy;			/* history rows without samples */
+	bool short_paired;
+	double *mde;			/* the others' MDE, % */
+	size_t *need, nmde;
 	struct nsb_tpoint *t;
 	enum nsb_verdict *v;
 	size_t n, cap;
@@ -456,33 +467,133 @@ static int point_verdict(struct gate *g, const char *name,
 	return 0;
 }
 
-/* Medians and their CIs only: see the comment at the top. */
-static enum nsb_verdict verdict_cis(const struct nsb_hrec *a,
-				    const struct nsb_hrec *b, double thr,
-				    double pct[3])
+/* The options of the comparison: the same for files and history. */
+static struct nsb_cmp_opts gate_opts(const struct gate *g, bool icount)
 {
-	double base = a->median;
+	struct nsb_cmp_opts o = nsb_cmp_defaults;
 
-	if (!(base > 0))
-		return NSB_NOISY;
-	pct[0] = 100 * (b->median - base) / base;
-	pct[1] = 100 * (b->ci_lo - a->ci_hi) / base;
-	pct[2] = 100 * (b->ci_hi - a->ci_lo) / base;
-	if (pct[1] >= -thr && pct[2] <= thr)
-		return NSB_SAME;
-	if (pct[1] > 0 && pct[0] > thr)
-		return NSB_SLOWER;
-	if (pct[2] < 0 && pct[0] < -thr)
-		return NSB_FASTER;
-	return NSB_NOISY;
+	o.threshold = g->threshold;
+	o.threshold_given = g->threshold_given;
+	/* icount: the instrument's resolution, as nsb_compare_load() sets */
+	if (icount)
+		o.abs_threshold = NSB_ICOUNT_BAND;
+	return o;
+}
+
+/*
+ * A noisy row's lesson for the summary: too few samples for a 95 % CI at
+ * all, or the smallest change the runs could have detected (its MDE).
+ */
+static int note_noisy(struct gate *g, const struct nsb_effect *e,
+		      size_t na, size_t nb)
+{
+	size_t n = e->paired ? e->rounds : na < nb ? na : nb, *need;
+	double *mde;
+
+	if (e->verdict != NSB_NOISY)
+		return 0;
+	if (e->shift.level < 1 - NSB_ALPHA - 1e-9) {
+		if (!g->nshort++ || n < g->short_n)
+			g->short_n = n;
+		g->short_paired |= e->paired;
+		return 0;
+	}
+	if (!(e->mde_pct > 0) || !isfinite(e->mde_pct))
+		return 0;
+	mde = realloc(g->mde, (g->nmde + 1) * sizeof(*mde));
+	if (mde)
+		g->mde = mde;
+	need = realloc(g->need, (g->nmde + 1) * sizeof(*need));
+	if (need)
+		g->need = need;
+	if (!mde || !need)
+		return -1;
+	g->mde[g->nmde] = e->mde_pct;
+	g->need[g->nmde++] = e->n_needed;
+	return 0;
+}
+
+/* One verdict of the comparison engine as a test point, either path. */
+static int point_effect(struct gate *g, const char *name,
+			const struct nsb_effect *e, const double val[2],
+			bool icount, size_t na, size_t nb)
+{
+	double pct[3] = { e->pct, e->lo_pct, e->hi_pct };
+	double insn[4] = { e->shift.est, e->shift.lo, e->shift.hi, e->band };
+	char ci[32];
+
+	if (note_noisy(g, e, na, nb))
+		return -1;
+	level_pct(ci, sizeof(ci), e->shift.level);
+	strcat(ci, " CI");
+	return point_verdict(g, name, e->verdict, pct, val,
+			     icount ? insn : NULL, e->note, ci);
+}
+
+/* A history record's samples as the series its results files gave. */
+static int hrec_series(const struct nsb_hrec *r, struct nsb_series *s)
+{
+	json_t *v;
+	size_t i;
+
+	s->name = (char *)r->bench;
+	s->v = calloc(r->n ?: 1, sizeof(*s->v));
+	s->round = calloc(r->n ?: 1, sizeof(*s->round));
+	if (!s->v || !s->round)
+		return -1;
+	json_array_foreach(r->samples, i, v) {
+		s->v[i] = json_number_value(v);
+		if (r->rounds)
+			s->round[i] = (char *)json_string_value(
+				json_array_get(r->rounds, i));
+	}
+	s->n = r->n;
+	return 0;
+}
+
+static int effect_samples(const struct nsb_cmp_opts *o,
+			  const struct nsb_hrec *a, const struct nsb_hrec *b,
+			  struct nsb_effect *e)
+{
+	struct nsb_series sa = { 0 }, sb = { 0 };
+	int ret = -1;
+
+	if (!hrec_series(a, &sa) && !hrec_series(b, &sb))
+		ret = nsb_effect(o, &sa, &sb, e);
+	free(sa.v);
+	free(sa.round);
+	free(sb.v);
+	free(sb.round);
+	return ret;
+}
+
+/*
+ * Records without samples (an older nsbench wrote them): the widest
+ * interval the medians' CIs allow, at the lower of their levels, judged
+ * by the same rule.  Two 95 % CIs apart are significant well beyond
+ * p < 0.05, so apart counts as significant.
+ */
+static void effect_medians(const struct nsb_cmp_opts *o,
+			   const struct nsb_hrec *a, const struct nsb_hrec *b,
+			   struct nsb_effect *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->base = a->median;
+	e->shift = (struct nsb_interval){
+		b->median - a->median, b->ci_lo - a->ci_hi,
+		b->ci_hi - a->ci_lo, fmin(a->ci_level, b->ci_level),
+	};
+	e->p = e->shift.lo > 0 || e->shift.hi < 0 ? 0 : 1;
+	nsb_effect_verdict(e, o);
 }
 
 static int history_row(struct gate *g, const struct nsb_hrec *r)
 {
 	const struct nsb_hrec *a = side_find(&g->base, r->bench);
-	double pct[3] = { 0 }, val[2], insn[4];
-	enum nsb_verdict v;
-	char why[160], lvl[16], ci[32];
+	struct nsb_cmp_opts o;
+	struct nsb_effect e;
+	double val[2];
+	char why[160];
 	bool icount;
 
 	if (strcmp(r->status, "ok"))
@@ -498,43 +609,37 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 			 r->unit, a->unit);
 		return point_unusable(g, r->bench, false, why);
 	}
-	v = verdict_cis(a, r, g->threshold, pct);
 	icount = !strcmp(r->unit, NSB_UNIT_ICOUNT);
-	if (icount) {
-		/* the same widest interval, in instructions */
-		struct nsb_interval sh = { r->median - a->median,
-					   r->ci_lo - a->ci_hi,
-					   r->ci_hi - a->ci_lo, 0 };
-
-		insn[0] = sh.est;
-		insn[1] = sh.lo;
-		insn[2] = sh.hi;
-		insn[3] = NSB_ICOUNT_BAND;
-		v = a->median > 0 ? nsb_band_verdict(&sh, NSB_ICOUNT_BAND,
-						     true) : NSB_NOISY;
+	o = gate_opts(g, icount);
+	if (!a->samples || !r->samples) {
+		g->legacy++;
+		effect_medians(&o, a, r, &e);
+	} else if (effect_samples(&o, a, r, &e)) {
+		return -1;
 	}
 	g->icount |= icount;
 	g->native |= !icount;
 	val[0] = a->median;
 	val[1] = r->median;
-	level_pct(lvl, sizeof(lvl), a->ci_level < r->ci_level ?
-		  a->ci_level : r->ci_level);
-	snprintf(ci, sizeof(ci), "medians' %s CIs", lvl);
-	return point_verdict(g, r->bench, v, pct, val, icount ? insn : NULL,
-			     v == NSB_NOISY ? "CIs of the medians overlap "
-			     "the band" : NULL, ci);
+	return point_effect(g, r->bench, &e, val, icount, a->n, r->n);
 }
 
 static int gate_history(struct gate *g)
 {
 	size_t i;
 
-	snprintf(g->method, sizeof(g->method), "history medians and their "
-		 "CIs (results files of both runs not found)");
 	for (i = 0; i < g->cur.n; i++)
 		if (wanted(g, g->cur.r[i].bench) &&
 		    history_row(g, &g->cur.r[i]))
 			return -1;
+	if (g->legacy)
+		snprintf(g->method, sizeof(g->method), "history medians and "
+			 "their CIs for %zu row(s) recorded without samples "
+			 "(results files of both runs not found)", g->legacy);
+	else
+		snprintf(g->method, sizeof(g->method), "nsbench compare on "
+			 "the samples the history keeps (results files of "
+			 "both runs not found)");
 	return 0;
 }
 
@@ -542,28 +647,20 @@ static int compare_row(struct gate *g, const struct nsb_comparison *c,
 		       const struct nsb_row *r)
 {
 	const struct nsb_effect *e = &r->e;
-	double pct[3] = { e->pct, e->lo_pct, e->hi_pct };
 	double val[2] = { r->sa.median, r->sb.median };
-	char ci[32];
 
 	if (e->verdict == NSB_SKIP || e->verdict == NSB_ERROR)
 		return point_unusable(g, r->name, r->b->errors && !r->b->n,
 				      e->note);
-	double insn[4] = { e->shift.est, e->shift.lo, e->shift.hi, e->band };
-
-	level_pct(ci, sizeof(ci), e->shift.level);
-	strcat(ci, " CI");
-	return point_verdict(g, r->name, e->verdict, pct, val,
-			     c->base.icount ? insn : NULL, e->note, ci);
+	return point_effect(g, r->name, e, val, c->base.icount, r->a->n,
+			    r->b->n);
 }
 
 /* The comparison engine on the accepted baseline's and this run's files. */
 static int run_compare(struct gate *g, struct nsb_comparison *c)
 {
-	struct nsb_cmp_opts o = nsb_cmp_defaults;
+	struct nsb_cmp_opts o = gate_opts(g, false);
 
-	o.threshold = g->threshold;
-	o.threshold_given = g->threshold_given;
 	nsb_comparison_init(c, &o);
 	if (!nsb_compare_load(c, &(struct nsb_cmp_files){
 		.base = g->base.files, .nbase = g->base.nfiles,
@@ -644,7 +741,60 @@ static void provenance(const struct side *s, char *buf, size_t len)
 		 r->mode ? r->mode : "?");
 }
 
-#define NHDR 6
+/*
+ * The fewest samples a run (rounds, paired) for any 95 % CI of the shift:
+ * Hodges-Lehmann's Moses interval of 4 against 4 covers 1 - 2/70 (of 3
+ * against 3 only 90 %); the sign-test CI of 6 rounds' differences covers
+ * 1 - 2/64 (of 5, 94 %).
+ */
+#define MIN_SAMPLES_95	4
+#define MIN_ROUNDS_95	6
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * What the runs at hand could have detected, one line, or "": a step the
+ * gate did not flag is no evidence of no step when the runs are too
+ * short to see it.  Too few samples for a 95 % CI: how many more a run;
+ * else the noisy rows' median MDE and the samples needed for the band.
+ */
+static void detectable(const struct gate *g, char *buf, size_t len)
+{
+	size_t want = g->short_paired ? MIN_ROUNDS_95 : MIN_SAMPLES_95;
+	size_t *need;
+	double *mde;
+
+	*buf = 0;
+	if (g->nshort) {
+		snprintf(buf, len, "detectable: nothing at 95 %% in %zu noisy "
+			 "row(s): %zu %s a run; a 95 %% CI needs %zu, %zu more "
+			 "(--benchmark_repetitions)", g->nshort, g->short_n,
+			 g->short_paired ? "round(s)" : "sample(s)", want,
+			 want > g->short_n ? want - g->short_n : 0);
+		return;
+	}
+	if (!g->nmde)
+		return;
+	mde = nsb_sorted_copy(g->mde, g->nmde);
+	need = malloc(g->nmde * sizeof(*need));
+	if (mde && need) {
+		memcpy(need, g->need, g->nmde * sizeof(*need));
+		qsort(need, g->nmde, sizeof(*need), cmp_size);
+		snprintf(buf, len, "detectable: the smallest change these runs "
+			 "resolve at 95 %% is about %.2f %% (median of %zu noisy "
+			 "row(s)); the rule's band needs about %zu samples a run",
+			 mde[g->nmde / 2], g->nmde, need[g->nmde / 2]);
+	}
+	free(mde);
+	free(need);
+}
+
+#define NHDR 7
 
 /* Which rule decided, per unit of the rows gated: one line. */
 static void rule(const struct gate *g, char *buf, size_t len)
@@ -685,16 +835,17 @@ static void header(const struct gate *g, char lines[NHDR][256])
 	snprintf(lines[3], 256, "base: %s", prov);
 	provenance(&g->cur, prov, sizeof(prov));
 	snprintf(lines[4], 256, "new:  %s", prov);
+	detectable(g, lines[6], 256);
 }
 
 static void print_ktap(FILE *f, const struct gate *g)
 {
 	char lines[NHDR][256];
 	const char *hdr[NHDR] = { lines[0], lines[1], lines[5], lines[2],
-				  lines[3], lines[4] };
+				  lines[3], lines[4], lines[6] };
 
 	header(g, lines);
-	nsb_ktap_print(f, hdr, NHDR, g->t, g->n);
+	nsb_ktap_print(f, hdr, lines[6][0] ? NHDR : NHDR - 1, g->t, g->n);
 	/* the kselftest runner's closing line: an error row as error */
 	nsb_ktap_totals(f, g->t, g->n);
 }
@@ -725,6 +876,8 @@ static void print_text(FILE *f, const struct gate *g)
 	fprintf(f, ", %zu error(s), %zu same, %zu improvement(s), %zu noisy, "
 		"%zu skipped, of %zu\n", k[NSB_ERROR], k[NSB_SAME],
 		k[NSB_FASTER], k[NSB_NOISY], k[NSB_SKIP], g->n);
+	if (lines[6][0])
+		fprintf(f, "%s\n", lines[6]);
 }
 
 static void print_fmt(FILE *f, const struct gate *g, enum gate_fmt fmt)
@@ -774,12 +927,14 @@ static const struct nsb_usage gate_usage = {
 "with a baseline, benchmark by benchmark; exit 1 if any is a regression\n"
 "(or failed in the new run), 0 otherwise, 2 on error.\n",
 	.epilog =
-"With the results files of both runs (the history records where they\n"
-"were; or NEW.json and a results-file baseline) the verdicts are those of\n"
-"'nsbench compare'; with the history alone, the medians are compared and\n"
-"the change's CI is the widest the two medians' CIs allow.  A run without\n"
-"a baseline yet gives skips and exit 0; an accepted baseline the history\n"
-"does not hold is an error (exit 2).\n"
+"The verdicts are those of 'nsbench compare' (95 % CI, p < 0.05), on the\n"
+"results files of both runs where they are (the history records where\n"
+"they were; or NEW.json and a results-file baseline), else on the samples\n"
+"the history keeps of them: the same test, the same verdict.  Records of\n"
+"an older nsbench, without samples, compare the medians' CIs.  Noisy rows\n"
+"are followed by what the runs could detect ('detectable:').  A run\n"
+"without a baseline yet gives skips and exit 0; an accepted baseline the\n"
+"history does not hold is an error (exit 2).\n"
 "\n"
 "The rule, stated in the output's 'rule:' line: timed rows (native, KVM,\n"
 "TCG) are a regression when p < 0.05 and the change lies beyond\n"
@@ -855,7 +1010,7 @@ static int parse_args(struct gate *g, int argc, char **argv)
 			     "needs more).\nicount rows: not the band (+-1 "
 			     "insn) but a filter,\nonly when given",
 			     set_threshold),
-		OPT_CALLBACK("format", &g->fmt, "FMT",
+		OPT_CALLBACK("format", &g->fmt, "text|ktap|junit",
 			     "text (default), ktap (KTAP version 1, for prove,\n"
 			     "kselftest runners, KernelCI, LAVA) or junit (XML)",
 			     set_format),
@@ -941,6 +1096,8 @@ static void gate_free(struct gate *g)
 		free((char *)g->t[i].name);
 	free(g->t);
 	free(g->v);
+	free(g->mde);
+	free(g->need);
 	free(g->bases);
 	side_free(&g->base);
 	side_free(&g->cur);

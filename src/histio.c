@@ -111,6 +111,36 @@ static const char *check_numbers(const struct nsb_hrec *r)
 	return NULL;
 }
 
+/*
+ * "samples" (and "rounds"), where the record has them: n values in the
+ * range a sample may have, and a round key for each.  Records written
+ * before nsbench kept them have neither; the gate then says so.
+ */
+static const char *check_samples(json_t *o, struct nsb_hrec *r)
+{
+	json_t *s = json_object_get(o, "samples");
+	json_t *rounds = json_object_get(o, "rounds"), *v;
+	size_t i;
+
+	if (!s && !rounds)
+		return NULL;
+	if (!json_is_array(s) || json_array_size(s) != r->n)
+		return "samples";
+	json_array_foreach(s, i, v)
+		if (!json_is_number(v) || !(json_number_value(v) >= 0 &&
+					     json_number_value(v) <= NSB_TIME_MAX))
+			return "samples";
+	if (rounds && (!json_is_array(rounds) ||
+		       json_array_size(rounds) != r->n))
+		return "rounds";
+	json_array_foreach(rounds, i, v)
+		if (!json_is_string(v))
+			return "rounds";
+	r->samples = s;
+	r->rounds = rounds;
+	return NULL;
+}
+
 const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 {
 	const char *bad = NULL;
@@ -149,7 +179,7 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 	    num_member(o, "ci_hi", &r->ci_hi, &bad) ||
 	    num_member(o, "ci_level", &r->ci_level, &bad))
 		return bad;
-	return check_numbers(r);
+	return check_numbers(r) ?: check_samples(o, r);
 }
 
 /* Links record i behind the newest one of its benchmark. */
@@ -444,6 +474,42 @@ static void set_str(json_t *o, const char *key, const char *v)
 		json_object_set_new(o, key, json_string(v));
 }
 
+/*
+ * The samples themselves, and each one's A/B round where every sample
+ * has one: a gate from the history alone then runs the very test it
+ * runs on the results files (rank tests need the values, not a median
+ * and its CI).  Full precision, so the verdict is the same to the bit.
+ */
+static int add_samples(json_t *o, const struct nsb_series *s)
+{
+	json_t *v = json_array(), *r = NULL;
+	bool rounds = s->round != NULL;
+	size_t i;
+
+	for (i = 0; rounds && i < s->n; i++)
+		rounds = s->round[i] != NULL;
+	if (rounds)
+		r = json_array();
+	if (!v || (rounds && !r))
+		goto fail;
+	for (i = 0; i < s->n; i++) {
+		if (json_array_append_new(v, json_real(s->v[i])))
+			goto fail;
+		if (r && json_array_append_new(r, json_string(s->round[i])))
+			goto fail;
+	}
+	/* json_object_set_new() takes the value, even when it fails */
+	if (json_object_set_new(o, "samples", v)) {
+		json_decref(r);
+		return -1;
+	}
+	return r ? json_object_set_new(o, "rounds", r) : 0;
+fail:
+	json_decref(v);
+	json_decref(r);
+	return -1;
+}
+
 static int fill_samples(json_t *o, const struct nsb_series *s)
 {
 	struct nsb_summary sum;
@@ -462,7 +528,7 @@ static int fill_samples(json_t *o, const struct nsb_series *s)
 	json_object_set_new(o, "ci_lo", json_real(sum.ci_lo));
 	json_object_set_new(o, "ci_hi", json_real(sum.ci_hi));
 	json_object_set_new(o, "ci_level", json_real(sum.ci_level));
-	return 0;
+	return add_samples(o, s);
 }
 
 /* Why a run ended early, or NULL if it finished (results/README.md). */

@@ -528,11 +528,30 @@ static bool first_of(json_t *seen, const char *bench)
 	return true;
 }
 
+/*
+ * A history too short for any change point to be flagged says so: "0
+ * change points" over 8 runs with a clear +3 % step in them is no
+ * evidence of no step, only of too few runs.
+ */
+static void too_short(const struct nsb_cp_opts *cp, size_t longest)
+{
+	size_t need = nsb_cp_min_runs(cp);
+
+	if (!need)
+		printf("too short: no change point can reach p <= %g with %zu "
+		       "permutations (--perms)\n", cp->sig, cp->perms);
+	else if (longest < need)
+		printf("too short: %zu run(s) in the longest series; a change "
+		       "point needs %zu (at least %zu on each side, p <= %g): "
+		       "%zu more run(s)\n", longest, need, cp->min_size,
+		       cp->sig, need - longest);
+}
+
 static int cmd_views(struct hopts *o, const struct nsb_history *h)
 {
 	json_t *out = json_array(), *seen = json_object();
 	struct bench_view bv;
-	size_t i, shown = 0, changes = 0;
+	size_t i, shown = 0, changes = 0, longest = 0;
 	bool icount = false;
 	long n;
 	int ret = 2;
@@ -554,6 +573,8 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 		if (n < 0)
 			goto out;
 		shown += n > 0;
+		if (n > 0 && (size_t)n > longest)
+			longest = (size_t)n;
 	}
 	if (o->json && json_dumpf(out, stdout, JSON_INDENT(2)) == 0)
 		putchar('\n');
@@ -561,6 +582,7 @@ static int cmd_views(struct hopts *o, const struct nsb_history *h)
 		printf("\n%zu change point(s) in %zu benchmark(s) (sig %g, %zu "
 		       "permutations, threshold %g %%)\n", changes, shown,
 		       o->cp.sig, o->cp.perms, o->cp.threshold);
+		too_short(&o->cp, longest);
 		/* which rule flagged them, for icount series */
 		if (icount)
 			printf("rule: icount series flagged when the shift "

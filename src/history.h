@@ -10,10 +10,15 @@
  *    "kernel_release":"6.1.0","kernel_commit":"abc123" (if known),
  *    "series":"none","config_hash":"sha256:...","nsbench_version":"...",
  *    "metric":"real_time","host":"vm",
- *    "files":["results/....json", ...]}
+ *    "files":["results/....json", ...],
+ *    "samples":[1.37, 1.38, ...], "rounds":["1/42", ...] (if every
+ *    sample has an A/B round)}
  *   {"type":"accept","run":"...","timestamp":"...","note":"..."}
  *
  * "files" are all results files of the run, as append was given them;
+ * "samples" are the values in the files' order, so the gate from the
+ * history alone runs the test it runs on the files (records of older
+ * nsbench versions have none: the gate then cannot decide, and says so);
  * "end_reason" is there only for a run that ended early (--allow-incomplete).
  * One "result" line per benchmark per run (status "skip"/"error" with
  * "why" and n = 0 when it has no samples); an "accept" line marks a run
@@ -42,6 +47,8 @@ struct nsb_hrec {
 	const char *kernel_release, *kernel_commit, *series, *config_hash;
 	const char *version;
 	json_t *files;		/* the run's results files, or NULL */
+	json_t *samples;	/* the n values, or NULL (an older record) */
+	json_t *rounds;		/* each sample's A/B round, or NULL */
 	double median, ci_lo, ci_hi, ci_level;
 	size_t n;
 	size_t line;		/* in the history file, from 1 */

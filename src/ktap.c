@@ -88,23 +88,41 @@ static void put_diag(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
+/* Text in a description: '#' would end it (ktap.rst: "can't include #"). */
+static void put_desc(FILE *f, const char *s)
+{
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = nsb_ctl_len(s);
+		fputc(n ? ' ' : *s == '#' ? '_' : *s, f);
+	}
+}
+
+/*
+ * A verdict goes in the description, after the name: "not ok 1 name
+ * regression +3.00 % (95% CI ...)".  kunit.py parse keeps a result
+ * line's description as the test's name and drops what follows " # "
+ * (kunit_parser.py: TEST_RESULT's name is "[^#]*"), so there the change
+ * would never reach its output.  The name stays the first word (it has
+ * no blank), which is how nsbench-lava.sh reads it.  SKIP and ERROR are
+ * directives, with their reason after them as ktap.rst has it.
+ */
 static void ktap_result(FILE *f, size_t num, const struct nsb_tpoint *t)
 {
-	const char *text = t->text;
-
 	fprintf(f, "%s %zu ", t->result == NSB_T_FAIL ? "not ok" : "ok", num);
 	put_name(f, t->name);
 	if (t->result == NSB_T_SKIP) {
 		fputs(" # SKIP", f);
+		if (t->text[0])
+			fputc(' ', f);
+		put_text(f, t->text);
 	} else if (nsb_tpoint_error(t)) {
-		fputs(" # ERROR", f);
-		text = error_text(t);
-	} else if (text[0]) {
-		fputs(" #", f);
-	}
-	if (text[0]) {
+		fputs(" # ERROR ", f);
+		put_text(f, error_text(t));
+	} else if (t->text[0]) {
 		fputc(' ', f);
-		put_text(f, text);
+		put_desc(f, t->text);
 	}
 	fputc('\n', f);
 }

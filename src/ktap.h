@@ -25,7 +25,8 @@ enum nsb_tresult { NSB_T_OK, NSB_T_FAIL, NSB_T_SKIP };
 struct nsb_tpoint {
 	const char *name;	/* the benchmark; '#', blanks replaced */
 	enum nsb_tresult result;
-	char text[160];		/* after " # ": diagnostic, SKIP reason */
+	char text[160];		/* the verdict after the name; the SKIP or
+				 * ERROR directive's reason */
 	char detail[240];	/* a "# " line before the result, or "" */
 	bool has_time;		/* measured in wall-clock time, not icount */
 	double seconds;		/* then: the new run's median (JUnit) */
@@ -37,8 +38,10 @@ bool nsb_tpoint_error(const struct nsb_tpoint *t);
  * KTAP version 1: the plan on the line after the version line (the only
  * place the kernel's kunit_parser.py looks for it, so a log cut short is
  * a crash, not a pass), the header lines as "# " diagnostics, then one
- * result line per point:  "ok 1 name # same +0.1 %", "not ok 2 name #
- * regression +3.2 %", "not ok 3 name # ERROR why", "ok 4 name # SKIP why".
+ * result line per point, the verdict in the description where kunit.py
+ * parse shows it:  "ok 1 name same +0.1 % (...)", "not ok 2 name
+ * regression +3.2 % (...)", "not ok 3 name # ERROR why", "ok 4 name #
+ * SKIP why".
  */
 void nsb_ktap_print(FILE *f, const char *const *header, size_t nheader,
 		    const struct nsb_tpoint *t, size_t n);

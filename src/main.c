@@ -81,12 +81,83 @@ static void usage(FILE *f)
 	      "'nsbench help <command>'.\n", f);
 }
 
-/* One line, as git does: what was wrong and what would have been right. */
+/*
+ * Edit distance of a and b (restricted Damerau-Levenshtein, as git's
+ * help.c: insertions, deletions, substitutions and swaps of neighbours
+ * cost 1), with '-' and '_' the same letter; MAX_NAME and longer are far.
+ */
+#define MAX_NAME	32
+
+static int distance(const char *a, const char *b)
+{
+	int d[MAX_NAME + 1][MAX_NAME + 1], i, j, la = strlen(a), lb = strlen(b);
+
+	if (la >= MAX_NAME || lb >= MAX_NAME)
+		return MAX_NAME;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1] &&
+				   !(strchr("-_", a[i - 1]) &&
+				     strchr("-_", b[j - 1]));
+			int v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/*
+ * The command a typo most likely meant: the nearest, if within a third
+ * of its length (at least 1, at most 3: "hist" is not "gate"), and the
+ * only one that near; else NULL.
+ */
+static const struct nsb_cmd *nearest_command(const char *typed)
+{
+	const struct nsb_cmd *c, *best = NULL;
+	int d, min = MAX_NAME, ties = 0;
+
+	for (c = commands; c->name; c++) {
+		d = distance(typed, c->name);
+		if (d < min) {
+			min = d;
+			best = c;
+			ties = 0;
+		} else if (d == min) {
+			ties++;
+		}
+	}
+	if (!best || ties)
+		return NULL;
+	d = (int)strlen(best->name) / 3;
+	return min <= (d < 1 ? 1 : d > 3 ? 3 : d) ? best : NULL;
+}
+
+/*
+ * One line, as git does: what was wrong and what would have been right,
+ * the likeliest command first.
+ */
 static int unknown_command(const char *typed)
 {
-	const struct nsb_cmd *c;
+	const struct nsb_cmd *c, *near = nearest_command(typed);
 
-	fprintf(stderr, "nsbench: '%s' is not a command; commands:", typed);
+	fprintf(stderr, "nsbench: '%s' is not a command", typed);
+	if (near) {
+		fputs("; did you mean '", stderr);
+		put_name(stderr, near->name, 0);
+		fputs("'?", stderr);
+	}
+	fputs(near ? " commands:" : "; commands:", stderr);
 	for (c = commands; c->name; c++) {
 		fputc(' ', stderr);
 		put_name(stderr, c->name, 0);

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t73-install.sh — `make install PREFIX=/usr DESTDIR=<temp>` of the build
-# under test: the programs, the plot templates and help2man's man pages
-# land where install.mk says, the installed nsbench runs and names its
-# version (the tag, once the tree has one), `man -l` renders the pages,
-# and `make uninstall` takes it all away again.
+# under test: the programs, the plot templates, help2man's man pages and
+# the bash completion land where install.mk says, the installed nsbench
+# runs and names its version (the tag, once the tree has one), `man -l`
+# renders the pages, and `make uninstall` takes it all away again.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -65,6 +65,12 @@ if [ -n "$desc" ] && git clone -q --shared "$top" "$tmp/clone" 2>/dev/null &&
 else
 	skip "not a git checkout: no tag to name"
 fi
+# bash-completion's directory, as install.mk asks pkg-config for it
+comp=$(pkg-config --variable=completionsdir bash-completion 2>/dev/null ||
+	echo /usr/share/bash-completion/completions)
+[ -f "$root$comp/nsbench" ] && [ -L "$root$comp/nsbench-bench" ] &&
+	[ -f "$root$comp/nsbench-bench" ]
+ok $? "installed: bash completion, $comp/nsbench and nsbench-bench"
 "$root/usr/bin/nsbench" help gate >"$tmp/gate-help" 2>&1 &&
 	grep -q -- '--baseline' "$tmp/gate-help"
 ok $? "installed nsbench help gate"
