@@ -183,8 +183,18 @@ int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
 		return -errno;
 	}
 	if (pid == 0) {
+		/*
+		 * The child may run before the parent's mount(2) attaches
+		 * fd (seen on 6.12, not on 6.1): until then its
+		 * reads fail with EPERM; keep trying (the parent kills it if
+		 * the mount fails).  Giving up there left the mount without
+		 * a server: ENOTCONN, or a hang in mount(2) where the LSM
+		 * asks for the root's label.
+		 */
+		static const volatile int attaching = 1;
+
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		serve(fd, xattr, label, NULL);
+		serve(fd, xattr, label, &attaching);
 		_exit(0);
 	}
 	snprintf(opts, sizeof(opts),
