@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "src/compare.h"
+#include "src/histjudge.h"
 #include "src/history.h"
 #include "src/ktap.h"
 #include "src/nsbench.h"
@@ -456,31 +457,11 @@ static int point_verdict(struct gate *g, const char *name,
 	return 0;
 }
 
-/* Medians and their CIs only: see the comment at the top. */
-static enum nsb_verdict verdict_cis(const struct nsb_hrec *a,
-				    const struct nsb_hrec *b, double thr,
-				    double pct[3])
-{
-	double base = a->median;
-
-	if (!(base > 0))
-		return NSB_NOISY;
-	pct[0] = 100 * (b->median - base) / base;
-	pct[1] = 100 * (b->ci_lo - a->ci_hi) / base;
-	pct[2] = 100 * (b->ci_hi - a->ci_lo) / base;
-	if (pct[1] >= -thr && pct[2] <= thr)
-		return NSB_SAME;
-	if (pct[1] > 0 && pct[0] > thr)
-		return NSB_SLOWER;
-	if (pct[2] < 0 && pct[0] < -thr)
-		return NSB_FASTER;
-	return NSB_NOISY;
-}
-
 static int history_row(struct gate *g, const struct nsb_hrec *r)
 {
 	const struct nsb_hrec *a = side_find(&g->base, r->bench);
 	double pct[3] = { 0 }, val[2], insn[4];
+	struct nsb_interval sh;
 	enum nsb_verdict v;
 	char why[160], lvl[16], ci[32];
 	bool icount;
@@ -498,21 +479,13 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 			 r->unit, a->unit);
 		return point_unusable(g, r->bench, false, why);
 	}
-	v = verdict_cis(a, r, g->threshold, pct);
+	/* the rule of histjudge.c, which `history publish` shows too */
+	v = nsb_history_verdict(a, r, g->threshold, pct, &sh);
 	icount = !strcmp(r->unit, NSB_UNIT_ICOUNT);
-	if (icount) {
-		/* the same widest interval, in instructions */
-		struct nsb_interval sh = { r->median - a->median,
-					   r->ci_lo - a->ci_hi,
-					   r->ci_hi - a->ci_lo, 0 };
-
-		insn[0] = sh.est;
-		insn[1] = sh.lo;
-		insn[2] = sh.hi;
-		insn[3] = NSB_ICOUNT_BAND;
-		v = a->median > 0 ? nsb_band_verdict(&sh, NSB_ICOUNT_BAND,
-						     true) : NSB_NOISY;
-	}
+	insn[0] = sh.est;
+	insn[1] = sh.lo;
+	insn[2] = sh.hi;
+	insn[3] = NSB_ICOUNT_BAND;
 	g->icount |= icount;
 	g->native |= !icount;
 	val[0] = a->median;

@@ -11,6 +11,7 @@
 
 #include "src/changepoint.h"
 #include "src/compare.h"
+#include "src/histjudge.h"
 #include "src/history.h"
 #include "src/nsbench.h"
 #include "src/options.h"
@@ -478,23 +479,11 @@ static json_t *cp_json(const struct bench_view *bv, const struct nsb_cp *cp)
 static int view(struct hopts *o, const struct nsb_history *h,
 		struct bench_view *bv, json_t *out)
 {
-	double *x;
 	long k;
 	size_t i;
 
-	struct nsb_cp_opts cp = o->cp;
-
-	bv->icount = bv->n && !strcmp(bv->pts[0]->unit, NSB_UNIT_ICOUNT);
-	/* instructions: the band every icount table judges against */
-	if (bv->icount)
-		cp.band = NSB_ICOUNT_BAND;
-	x = malloc((bv->n + 1) * sizeof(*x));
-	if (!x)
-		return -1;
-	for (i = 0; i < bv->n; i++)
-		x[i] = bv->pts[i]->median;
-	k = nsb_changepoints(x, bv->n, &cp, &bv->cps);
-	free(x);
+	bv->icount = nsb_history_icount(bv->pts, bv->n);
+	k = nsb_history_changes(bv->pts, bv->n, &o->cp, &bv->cps);
 	if (k < 0)
 		return -1;
 	bv->ncp = (size_t)k;
