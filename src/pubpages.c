@@ -38,7 +38,7 @@ static const char css[] =
 ".cp{stroke:#c44e52;stroke-width:2;stroke-dasharray:6 4}"
 ".cpl{fill:#c44e52}.seg{stroke:#dd8452;stroke-width:3}\n";
 
-/* --- a page ---------------------------------------------------------------- */
+/* --- a page ----------------------------------------------------------- */
 
 /* Opens rel (a path under the site) in the directory being written. */
 static FILE *page_open(struct nsb_pub *p, const char *rel,
