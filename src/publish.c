@@ -286,19 +286,19 @@ static void rm_tree(const char *dir)
  */
 static int make_tmp(struct nsb_pub *p)
 {
-	char *d = strdup(p->o->out), *b = strdup(p->o->out), *parent = NULL;
+	char *d = strdup(p->out), *b = strdup(p->out), *parent = NULL;
 	int ret = -1;
 
 	if (!d || !b)
 		goto out;
 	parent = realpath(dirname(d), NULL);
 	if (!parent) {
-		fprintf(stderr, WHO ": %s: %s\n", p->o->out, strerror(errno));
+		fprintf(stderr, WHO ": %s: %s\n", p->out, strerror(errno));
 		goto out;
 	}
 	if (asprintf(&p->root, "%s/%s", strcmp(parent, "/") ? parent : "",
 		     basename(b)) < 0 ||
-	    asprintf(&p->tmp, "%s.tmp.XXXXXX", p->o->out) < 0) {
+	    asprintf(&p->tmp, "%s.tmp.XXXXXX", p->out) < 0) {
 		p->tmp = NULL;
 		goto out;
 	}
@@ -340,7 +340,7 @@ static int check_old(const char *dir)
 /* DIR.tmp.XXXXXX becomes DIR in one step; the old site is removed. */
 static int swap_in(struct nsb_pub *p)
 {
-	const char *out = p->o->out;
+	const char *out = p->out;
 	int old = check_old(out);
 
 	if (old < 0)
@@ -416,15 +416,33 @@ static void pub_free(struct nsb_pub *p)
 		rm_tree(p->tmp);
 	free(p->tmp);
 	free(p->root);
+	free(p->out);
 	free(p->costs_path);
 	json_decref(p->costs);
 	json_decref(p->pages);
 }
 
+/*
+ * DIR without its trailing slashes: "site/" must become "site.tmp.X"
+ * beside it, not "site/.tmp.X" inside the site it is to replace.
+ * NULL for "/" (or nothing).
+ */
+static char *out_dir(const char *out)
+{
+	size_t len = strlen(out);
+
+	while (len > 1 && out[len - 1] == '/')
+		len--;
+	if (!len || (len == 1 && out[0] == '/'))
+		return NULL;
+	return strndup(out, len);
+}
+
 int nsb_history_publish(const struct nsb_publish_opts *o,
 			const struct nsb_history *h)
 {
-	struct nsb_pub p = { .o = o, .h = h, .pages = json_array() };
+	struct nsb_pub p = { .o = o, .h = h, .pages = json_array(),
+			     .out = out_dir(o->out) };
 	int ret = 2;
 
 	if (h->bad_lines && !o->skip_bad) {
@@ -437,10 +455,15 @@ int nsb_history_publish(const struct nsb_publish_opts *o,
 		fprintf(stderr, WHO ": %s: no results to publish\n", h->path);
 		goto out;
 	}
+	if (!p.out || !*p.out) {
+		fprintf(stderr, WHO ": --out=%s: not a directory to make\n",
+			o->out);
+		goto out;
+	}
 	if (!p.pages || collect(&p) || load_costs(&p) || make_tmp(&p) ||
 	    write_pages(&p) || swap_in(&p))
 		goto out;
-	printf("%s/index.html: %zu benchmark(s), %zu run(s)\n", o->out, p.n,
+	printf("%s/index.html: %zu benchmark(s), %zu run(s)\n", p.out, p.n,
 	       h->nruns);
 	ret = 0;
 out:

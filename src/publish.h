@@ -59,6 +59,7 @@ struct nsb_pub {
 	struct nsb_pub_bench *b;	/* sorted by name */
 	size_t n;
 	const struct nsb_hrec **run_first;	/* a record per run */
+	char *out;		/* o->out without trailing slashes */
 	char *root;		/* the site's absolute path, once renamed */
 	char *tmp;		/* where it is written */
 	json_t *costs;		/* the costs.json, or NULL */

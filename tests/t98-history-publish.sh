@@ -98,6 +98,10 @@ run 0 "publish again over the site" history publish --history="$F" \
 	--out=step
 [ -z "$(ls -d step.tmp.* 2>/dev/null)" ]
 ok $? "no temporary directory left"
+run 0 "--out=DIR/: the same site replaced" history publish --history="$F" \
+	--out=step/
+[ -z "$(ls -d step.tmp.* step/.tmp.* 2>/dev/null)" ] && [ -f step/index.html ]
+ok $? "... beside it, not inside it"
 mkdir mine && echo keep >mine/file
 run 2 "a directory that is not a site is refused" history publish \
 	--history="$F" --out=mine
