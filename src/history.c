@@ -50,7 +50,7 @@ static const struct nsb_usage history_usage = {
 "nsbench history changes [--benchmark=RE] [--format=text|json]\n"
 "nsbench history changes --false-alarms[=N]\n"
 "nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...\n"
-"nsbench history publish --out=DIR [--costs=FILE] [--title=TEXT]",
+"nsbench history publish --out=DIR [--benchmark=RE] [--costs=FILE] ...",
 	.about =
 "The CI history (default " NSB_HISTORY_DEFAULT ", --history=FILE):\n"
 "one JSON line per benchmark per run, appended atomically; corrupt or\n"
@@ -193,7 +193,7 @@ static int parse(struct hopts *o, int argc, char **argv)
 		OPT_GROUP("accept:"),
 		OPT_STRING("note", &o->note, "TEXT",
 			   "a note recorded with the acceptance"),
-		OPT_GROUP("show, changes, plot:"),
+		OPT_GROUP("show, changes, plot, publish:"),
 		OPT_CALLBACK("benchmark", o, "RE",
 			     "only benchmarks matching the extended regex RE",
 			     set_benchmark),
@@ -604,6 +604,7 @@ static int cmd_publish(struct hopts *o, const struct nsb_history *h)
 	if (!o->pub.title)
 		o->pub.title = "nsbench history";
 	o->pub.cp = o->cp;
+	o->pub.re = o->have_re ? &o->re : NULL;
 	return nsb_history_publish(&o->pub, h);
 }
 

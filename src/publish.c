@@ -109,7 +109,8 @@ static int collect(struct nsb_pub *p)
 		if (!p->run_first[r->run_index])
 			p->run_first[r->run_index] = r;
 		first = json_object_get(h->bench_first, r->bench);
-		if ((size_t)json_integer_value(first) != i)
+		if ((size_t)json_integer_value(first) != i ||
+		    (p->o->re && regexec(p->o->re, r->bench, 0, NULL, 0)))
 			continue;
 		for (j = i; h->r[j].next_same != NSB_HREC_END;)
 			j = h->r[j].next_same;
@@ -460,7 +461,13 @@ int nsb_history_publish(const struct nsb_publish_opts *o,
 			o->out);
 		goto out;
 	}
-	if (!p.pages || collect(&p) || load_costs(&p) || make_tmp(&p) ||
+	if (!p.pages || collect(&p))
+		goto out;
+	if (!p.n) {
+		fprintf(stderr, WHO ": no benchmark in %s matches\n", h->path);
+		goto out;
+	}
+	if (load_costs(&p) || make_tmp(&p) ||
 	    write_pages(&p) || swap_in(&p))
 		goto out;
 	printf("%s/index.html: %zu benchmark(s), %zu run(s)\n", p.out, p.n,

@@ -17,6 +17,7 @@
 #ifndef NSB_PUBLISH_H
 #define NSB_PUBLISH_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +33,7 @@ struct nsb_publish_opts {
 	const char *out;	/* the site's directory */
 	const char *costs;	/* costs.json; NULL: beside the latest run */
 	const char *title;
+	const regex_t *re;	/* only the benchmarks it matches, or NULL */
 	bool skip_bad;		/* publish a history with bad lines too */
 	struct nsb_cp_opts cp;	/* the change points, as `changes` */
 };

@@ -84,6 +84,11 @@ sys.exit(0 if len(m["pages"]) == 10 and m["benchmarks"] == 8 else 1)' \
 	"$S/nsbench-publish.json"
 ok $? "nsbench-publish.json lists the 10 pages written"
 
+run 0 "--benchmark=RE: only the benchmarks it matches" history publish \
+	--history=h.jsonl --out=some --benchmark='^sys/'
+[ "$(ls some/b | wc -l)" = 3 ] && ! grep -q 'etc/passwd' some/index.html
+ok $? "... 3 pages, no other benchmark on the index"
+
 # 4. the latest verdict is gate's
 F=$top/tests/fixtures/history/step.jsonl
 run 0 "publish the step fixture" history publish --history="$F" --out=step
