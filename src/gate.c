@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "src/compare.h"
+#include "src/histjudge.h"
 #include "src/history.h"
 #include "src/ktap.h"
 #include "src/nsbench.h"
@@ -530,63 +531,6 @@ static int point_effect(struct gate *g, const char *name,
 			     icount ? insn : NULL, e->note, ci);
 }
 
-/* A history record's samples as the series its results files gave. */
-static int hrec_series(const struct nsb_hrec *r, struct nsb_series *s)
-{
-	json_t *v;
-	size_t i;
-
-	s->name = (char *)r->bench;
-	s->v = calloc(r->n ?: 1, sizeof(*s->v));
-	s->round = calloc(r->n ?: 1, sizeof(*s->round));
-	if (!s->v || !s->round)
-		return -1;
-	json_array_foreach(r->samples, i, v) {
-		s->v[i] = json_number_value(v);
-		if (r->rounds)
-			s->round[i] = (char *)json_string_value(
-				json_array_get(r->rounds, i));
-	}
-	s->n = r->n;
-	return 0;
-}
-
-static int effect_samples(const struct nsb_cmp_opts *o,
-			  const struct nsb_hrec *a, const struct nsb_hrec *b,
-			  struct nsb_effect *e)
-{
-	struct nsb_series sa = { 0 }, sb = { 0 };
-	int ret = -1;
-
-	if (!hrec_series(a, &sa) && !hrec_series(b, &sb))
-		ret = nsb_effect(o, &sa, &sb, e);
-	free(sa.v);
-	free(sa.round);
-	free(sb.v);
-	free(sb.round);
-	return ret;
-}
-
-/*
- * Records without samples (an older nsbench wrote them): the widest
- * interval the medians' CIs allow, at the lower of their levels, judged
- * by the same rule.  Two 95 % CIs apart are significant well beyond
- * p < 0.05, so apart counts as significant.
- */
-static void effect_medians(const struct nsb_cmp_opts *o,
-			   const struct nsb_hrec *a, const struct nsb_hrec *b,
-			   struct nsb_effect *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->base = a->median;
-	e->shift = (struct nsb_interval){
-		b->median - a->median, b->ci_lo - a->ci_hi,
-		b->ci_hi - a->ci_lo, fmin(a->ci_level, b->ci_level),
-	};
-	e->p = e->shift.lo > 0 || e->shift.hi < 0 ? 0 : 1;
-	nsb_effect_verdict(e, o);
-}
-
 static int history_row(struct gate *g, const struct nsb_hrec *r)
 {
 	const struct nsb_hrec *a = side_find(&g->base, r->bench);
@@ -611,12 +555,11 @@ static int history_row(struct gate *g, const struct nsb_hrec *r)
 	}
 	icount = !strcmp(r->unit, NSB_UNIT_ICOUNT);
 	o = gate_opts(g, icount);
-	if (!a->samples || !r->samples) {
+	/* the rule of histjudge.c, which `history publish` shows too */
+	if (!a->samples || !r->samples)
 		g->legacy++;
-		effect_medians(&o, a, r, &e);
-	} else if (effect_samples(&o, a, r, &e)) {
+	if (nsb_history_effect(&o, a, r, &e))
 		return -1;
-	}
 	g->icount |= icount;
 	g->native |= !icount;
 	val[0] = a->median;

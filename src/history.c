@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history.c — `nsbench history append|accept|show|changes|plot`: the CI
- * history of runs (format in history.h), its change points (changepoint.h)
- * and its trend plots (trend.c).
+ * history.c — `nsbench history append|accept|show|changes|plot|publish`:
+ * the CI history of runs (format in history.h), its change points
+ * (changepoint.h), its trend plots (trend.c) and its static site
+ * (publish.c).
  */
 #include <math.h>
 #include <regex.h>
@@ -11,12 +12,15 @@
 
 #include "src/changepoint.h"
 #include "src/compare.h"
+#include "src/histjudge.h"
 #include "src/history.h"
 #include "src/nsbench.h"
 #include "src/options.h"
+#include "src/publish.h"
 #include "src/cli.h"
 
-enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT };
+enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT,
+	   SUB_PUBLISH };
 
 struct hopts {
 	enum sub sub;
@@ -25,6 +29,7 @@ struct hopts {
 	regex_t re;
 	struct nsb_cp_opts cp;
 	struct nsb_trend_opts plot;
+	struct nsb_publish_opts pub;
 	long false_alarms;	/* series per noise kind, 0: off */
 	char **args;		/* the operands after the options */
 	int nargs;
@@ -33,6 +38,7 @@ struct hopts {
 static const char *const sub_names[] = {
 	[SUB_APPEND] = "append", [SUB_ACCEPT] = "accept", [SUB_SHOW] = "show",
 	[SUB_CHANGES] = "changes", [SUB_PLOT] = "plot",
+	[SUB_PUBLISH] = "publish",
 };
 
 static const struct nsb_usage history_usage = {
@@ -43,7 +49,8 @@ static const struct nsb_usage history_usage = {
 "nsbench history show    [--benchmark=RE] [--no-changes]\n"
 "nsbench history changes [--benchmark=RE] [--format=text|json]\n"
 "nsbench history changes --false-alarms[=N]\n"
-"nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...",
+"nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...\n"
+"nsbench history publish --out=DIR [--benchmark=RE] [--costs=FILE] ...",
 	.about =
 "The CI history (default " NSB_HISTORY_DEFAULT ", --history=FILE):\n"
 "one JSON line per benchmark per run, appended atomically; corrupt or\n"
@@ -58,7 +65,14 @@ static const struct nsb_usage history_usage = {
 "  show      each benchmark's series with its change points\n"
 "  changes   change points only; --false-alarms measures how often\n"
 "            noise-only series raise one with the current options\n"
-"  plot      trend plots (plots/trend.gp) with change points marked\n",
+"  plot      trend plots (plots/trend.gp) with change points marked\n"
+"  publish   a static site in DIR (no script, opens from file://):\n"
+"            an index of benchmark families with each benchmark's\n"
+"            latest verdict (gate's rule), a page per benchmark with\n"
+"            its trend chart (SVG), CIs and change points, the change\n"
+"            points by commit range with links to the runs' reports,\n"
+"            and the in-boot check-cost table; written beside DIR and\n"
+"            renamed into place\n",
 	.epilog =
 "Measured false-alarm rate at the defaults (--false-alarms): 1.0 % of\n"
 "Gaussian and 0.9 % of t(3) noise-only series (1000 each, also with\n"
@@ -179,7 +193,7 @@ static int parse(struct hopts *o, int argc, char **argv)
 		OPT_GROUP("accept:"),
 		OPT_STRING("note", &o->note, "TEXT",
 			   "a note recorded with the acceptance"),
-		OPT_GROUP("show, changes, plot:"),
+		OPT_GROUP("show, changes, plot, publish:"),
 		OPT_CALLBACK("benchmark", o, "RE",
 			     "only benchmarks matching the extended regex RE",
 			     set_benchmark),
@@ -202,6 +216,18 @@ static int parse(struct hopts *o, int argc, char **argv)
 			   "the .gp templates (default $NSB_PLOTS, else plots)"),
 		OPT_STRING("stem", &o->plot.stem, "NAME",
 			   "file name stem (default trend)"),
+		OPT_GROUP("publish:"),
+		OPT_STRING("out", &o->pub.out, "DIR",
+			   "the site's directory (required); an existing DIR\n"
+			   "is replaced only if publish wrote it"),
+		OPT_STRING("costs", &o->pub.costs, "FILE",
+			   "the costs.json of 'nsbench report --json' (default:\n"
+			   "one beside the newest run's results files)"),
+		OPT_STRING("title", &o->pub.title, "TEXT",
+			   "the index page's title"),
+		OPT_BOOL("skip-bad-lines", &o->pub.skip_bad,
+			 "publish even if lines of the history are bad\n"
+			 "(they are named and left out; refused otherwise)"),
 		OPT_GROUP("Change points: E-divisive means (Matteson and James "
 			  "2014, as Apache\nOtava and MongoDB use it), each "
 			  "split kept if a permutation test says\nso, then "
@@ -478,23 +504,11 @@ static json_t *cp_json(const struct bench_view *bv, const struct nsb_cp *cp)
 static int view(struct hopts *o, const struct nsb_history *h,
 		struct bench_view *bv, json_t *out)
 {
-	double *x;
 	long k;
 	size_t i;
 
-	struct nsb_cp_opts cp = o->cp;
-
-	bv->icount = bv->n && !strcmp(bv->pts[0]->unit, NSB_UNIT_ICOUNT);
-	/* instructions: the band every icount table judges against */
-	if (bv->icount)
-		cp.band = NSB_ICOUNT_BAND;
-	x = malloc((bv->n + 1) * sizeof(*x));
-	if (!x)
-		return -1;
-	for (i = 0; i < bv->n; i++)
-		x[i] = bv->pts[i]->median;
-	k = nsb_changepoints(x, bv->n, &cp, &bv->cps);
-	free(x);
+	bv->icount = nsb_history_icount(bv->pts, bv->n);
+	k = nsb_history_changes(bv->pts, bv->n, &o->cp, &bv->cps);
 	if (k < 0)
 		return -1;
 	bv->ncp = (size_t)k;
@@ -601,6 +615,21 @@ out:
 	return ret;
 }
 
+/* The options `changes` takes decide the site's change points too. */
+static int cmd_publish(struct hopts *o, const struct nsb_history *h)
+{
+	if (!o->pub.out || !*o->pub.out) {
+		fprintf(stderr, "nsbench history publish: no --out=DIR\n");
+		nsb_usage_hint(&history_usage);
+		return 2;
+	}
+	if (!o->pub.title)
+		o->pub.title = "nsbench history";
+	o->pub.cp = o->cp;
+	o->pub.re = o->have_re ? &o->re : NULL;
+	return nsb_history_publish(&o->pub, h);
+}
+
 static int cmd_false_alarms(const struct hopts *o)
 {
 	static const char *const kind[] = { "Gaussian", "Student t(3)" };
@@ -652,6 +681,8 @@ int cmd_history(int argc, char **argv)
 		fprintf(stderr, "nsbench history %s: unexpected '%s'\n",
 			sub_names[o.sub], o.args[0]);
 		nsb_usage_hint(&history_usage);
+	} else if (o.sub == SUB_PUBLISH) {
+		ret = cmd_publish(&o, &h);
 	} else {
 		ret = cmd_views(&o, &h);
 	}
