@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "src/gnuplot.h"
+#include "src/shquote.h"
 #include "src/nsbench.h"
 
 extern char **environ;
@@ -339,23 +340,6 @@ const char *nsb_gp_templates(const char *given, const char *who)
 
 /* --- running ---------------------------------------------------------- */
 
-/* s for a POSIX shell: as is if plain, else '...' with '\'' for a '. */
-static void sh_quote(FILE *f, const char *s)
-{
-	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
-			    "TUVWXYZ0123456789_-+=/.,:@%")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
 static int spawn_wait(char **argv, const char *who)
 {
 	pid_t pid;
@@ -515,7 +499,7 @@ int nsb_gp_run(const char *templates, const struct nsb_gp_args *a,
 	argv[10] = (char *)(a->extra ?: "");
 	argv[11] = NULL;
 	for (i = 0; log && argv[i]; i++) {
-		sh_quote(log, argv[i]);
+		nsb_sh_word(log, "", argv[i]);
 		fputc(argv[i + 1] ? ' ' : '\n', log);
 	}
 	ret = run_to(argv, a->outfile, who);

@@ -14,6 +14,7 @@
 #include "src/compare.h"
 #include "src/histjudge.h"
 #include "src/history.h"
+#include "src/shquote.h"
 #include "src/nsbench.h"
 #include "src/options.h"
 #include "src/publish.h"
@@ -435,6 +436,15 @@ static void print_cp(const struct bench_view *bv, const struct nsb_cp *cp)
 	       "%s, noise %.2f %%, p %.3f)\n    between runs %s and %s%s\n",
 	       cp->index, v0, v1, cp->pct, 100 * cp->shift.level, s0, s1,
 	       cp->noise_pct, cp->p, a->run, b->run, range);
+	if (!a->kernel_commit || !b->kernel_commit ||
+	    !strcmp(a->kernel_commit, b->kernel_commit))
+		return;
+	/* the command that finds the commit, pasteable: names are data */
+	printf("    bisect: nsbench bisect --ksrc TREE");
+	nsb_sh_arg(stdout, "--good=", a->kernel_commit);
+	nsb_sh_arg(stdout, "--bad=", b->kernel_commit);
+	nsb_sh_arg(stdout, "--workloads=^", bv->bench);
+	putchar('\n');
 }
 
 /*

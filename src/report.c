@@ -13,6 +13,7 @@
 #include "src/abtable.h"
 #include "src/compare.h"
 #include "src/costs.h"
+#include "src/shquote.h"
 #include "src/xversion.h"
 #include "src/nsbench.h"
 #include "src/options.h"
@@ -380,41 +381,6 @@ static void print_cmd(FILE *f, const char *ind, const char *cmd)
 	fputc('\n', f);
 }
 
-/* s inside single quotes: each ' as '\'' (close, escaped quote, reopen). */
-static void sq_body(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-}
-
-/* " '<prefix><s>'": always quoted. */
-static void sh_quoted(FILE *f, const char *prefix, const char *s)
-{
-	fputs(" '", f);
-	sq_body(f, prefix);
-	sq_body(f, s);
-	fputc('\'', f);
-}
-
-/*
- * Appends " <prefix><s>" to f as one shell word: as is if it has only
- * plain characters, else in single quotes: pasted into sh it is the exact
- * argument, whatever quotes, blanks or $ it holds.
- */
-static void sh_word(FILE *f, const char *prefix, const char *s)
-{
-	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%";
-
-	if (*s && !s[strspn(s, plain)] && !prefix[strspn(prefix, plain)])
-		fprintf(f, " %s%s", prefix, s);
-	else
-		sh_quoted(f, prefix, s);
-}
-
 /* The command line, shell-quoted where needed. */
 static void print_argv(FILE *f, const char *ind, int argc, char **argv)
 {
@@ -427,7 +393,7 @@ static void print_argv(FILE *f, const char *ind, int argc, char **argv)
 		return;
 	fputs("nsbench", m);
 	for (i = 0; i < argc; i++)
-		sh_word(m, "", argv[i]);
+		nsb_sh_arg(m, "", argv[i]);
 	if (!fclose(m))
 		print_cmd(f, ind, buf);
 	free(buf);
@@ -454,13 +420,15 @@ static void measure_cmd(FILE *f, const char *ind, const struct nsb_side *s)
 	if (!m)
 		return;
 	/* a first word with '=' would be an assignment: quote it */
-	if (strchr(exe, '='))
-		sh_quoted(m, "", exe);
-	else
-		sh_word(m, "", exe);
-	sh_word(m, "--mode=", nsb_side_ctx(s, "nsbench_mode") ?: "native");
-	sh_word(m, "--tier=", nsb_side_ctx(s, "nsbench_tier") ?: "quick");
-	sh_word(m, "--series=", nsb_side_ctx(s, "patch_series") ?: "none");
+	if (strchr(exe, '=')) {
+		fputc(' ', m);
+		nsb_sh_quoted(m, "", exe);
+	} else {
+		nsb_sh_arg(m, "", exe);
+	}
+	nsb_sh_arg(m, "--mode=", nsb_side_ctx(s, "nsbench_mode") ?: "native");
+	nsb_sh_arg(m, "--tier=", nsb_side_ctx(s, "nsbench_tier") ?: "quick");
+	nsb_sh_arg(m, "--series=", nsb_side_ctx(s, "patch_series") ?: "none");
 	if (!fclose(m))
 		print_cmd(f, ind, buf + 1);
 	free(buf);
