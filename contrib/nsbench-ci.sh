@@ -194,6 +194,11 @@ ci_kernels() {
 	have "$head"
 	decide
 	echo "nsbench-ci: $why"
+	# an earlier run's kernels are replaced; any other directory is not
+	if [ -d "$kernels" ] && [ ! -f "$kernels/ci.json" ] &&
+	   [ -n "$(ls -A "$kernels")" ]; then
+		die "kernels: $kernels is not empty and not an earlier kernels directory"
+	fi
 	rm -rf "$kernels"
 	mkdir -p "$kernels"
 	case "$kind" in
