@@ -1,9 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh check|install — make sure the Debian 12 packages nsbench needs are
-# present.  `check` only reports; `install` runs apt-get for what is missing
-# (root needed).  Idempotent and quiet when everything is there.
+# deps.sh check|install|which BIN — make sure the Debian 12 packages
+# nsbench needs are present.  `check` only reports; `install` runs apt-get
+# for what is missing (root needed), then npm for the test tools below.
+# Idempotent and quiet when everything is there.  `which BIN` prints where
+# an npm test tool's BIN is (exit 1 if it is not installed): the tests ask
+# it rather than knowing the layout.
+#
+# npm test tools: schema validators for contrib/'s CI files
+# (tests/t99-ci-schema.sh), pinned, each in a directory of its own under
+# $NSB_CACHE/npm (default /var/cache/nsbench/npm), out of the tree and
+# shared by checkouts.  Optional: the build does not need them, so `check`
+# does not ask for them and a failed `npm install` (no registry) is a
+# warning; the test that needs a tool skips, saying why.
 
 set -eu
 
@@ -27,17 +37,78 @@ linux-source-$kernel flex bison bc libelf-dev libssl-dev
 checkpolicy
 help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy
+nodejs npm
 "
 
+# npm packages, NAME@VERSION (pinned), and the command each provides.
+NPM_TOOLS="
+@action-validator/cli@0.6.0:action-validator
+gitlab-ci-local@4.55.0:gitlab-ci-local
+"
+npm_root=${NSB_CACHE:-/var/cache/nsbench}/npm
+
+# provided: the virtual packages installed packages provide (nodesource's
+# nodejs provides npm, and conflicts with Debian's).
+provided() {
+	dpkg-query -W -f='${Status}|${Provides}\n' 2>/dev/null |
+		sed -n 's/^install ok installed|//p' | tr ',' '\n' |
+		sed 's/([^)]*)//; s/^ *//; s/ *$//' | sort -u
+}
+
 missing_packages() {
+	virt=$(provided)
 	for p in $PACKAGES; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-			grep -q '^install ok installed$' || echo "$p"
+			grep -q '^install ok installed$' ||
+			printf '%s\n' "$virt" | grep -qx -- "$p" || echo "$p"
 	done
 }
 
+# tool_dir SPEC: where npm package SPEC (NAME@VERSION) is installed.
+tool_dir() {
+	echo "$npm_root/$(echo "$1" | tr / _)"
+}
+
+# tool_bin BIN: the installed command BIN of NPM_TOOLS, else exit 1.
+tool_bin() {
+	for t in $NPM_TOOLS; do
+		spec=${t%:*}
+		[ "${t##*:}" = "$1" ] || continue
+		[ -x "$(tool_dir "$spec")/node_modules/.bin/$1" ] || return 1
+		echo "$(tool_dir "$spec")/node_modules/.bin/$1"
+		return 0
+	done
+	return 1
+}
+
+# install_tools: npm install each missing tool; a failure is a warning.
+install_tools() {
+	for t in $NPM_TOOLS; do
+		spec=${t%:*}
+		tool_bin "${t##*:}" >/dev/null && continue
+		d=$(tool_dir "$spec")
+		echo "  DEPS    npm install $spec ($d)"
+		mkdir -p "$d"
+		if ! npm install --prefix "$d" --no-audit --no-fund --silent \
+			--no-update-notifier --fetch-retries=1 "$spec" >/dev/null 2>&1 ||
+		   ! tool_bin "${t##*:}" >/dev/null; then
+			echo "nsbench: warning: npm could not install $spec: the tests that need ${t##*:} skip" >&2
+			rm -rf "$d"
+		fi
+	done
+}
+
+if [ "${1:-}" = which ]; then
+	[ $# = 2 ] || { echo "usage: $0 which BIN" >&2; exit 2; }
+	tool_bin "$2"
+	exit
+fi
+
 missing=$(missing_packages)
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	[ "${1:-check}" != install ] || [ "$(id -u)" != 0 ] || install_tools
+	exit 0
+fi
 
 case "${1:-check}" in
 check)
@@ -60,9 +131,10 @@ install)
 		echo "nsbench: apt-get did not install:" $still >&2
 		exit 1
 	fi
+	install_tools
 	;;
 *)
-	echo "usage: $0 check|install" >&2
+	echo "usage: $0 check|install|which BIN" >&2
 	exit 2
 	;;
 esac

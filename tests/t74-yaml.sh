@@ -54,22 +54,46 @@ $CI_PIPELINE_SOURCE != "merge_request_event"'
 		[ "$(yq 'd["metadata"]["name"]' "$def")" = nsbench ] &&
 		[ -n "$(yq 'd["metadata"]["description"]' "$def")" ]
 	ok $? "LAVA definition: metadata format, name, description"
+	# tracker issue 26: the checks jobs measure the tree under test,
+	# build once, and the caches and groups are keyed per writer.
+	ghj='d["jobs"]'
+	[ "$(yq "[s['run'] for j in ('checks-kernels', 'checks', 'checks-report') for s in ${ghj}[j]['steps'] if 'nsbench-ci.sh' in s.get('run', '')].__len__()" "$gh")" = 3 ] &&
+		! grep -q 'scripts/ab.sh' "$gh" && ! grep -q 'scripts/ab.sh' "$gl"
+	ok $? "checks jobs: nsbench-ci.sh kernels, shard, report (it decides; no ab.sh in YAML)"
+	[ "$(yq "[s.get('uses', '') for s in ${ghj}['checks']['steps'] if 'cache' in s.get('uses', '')]" "$gh")" = "['actions/cache@v4']" ] &&
+		yq "[s for s in ${ghj}['checks']['steps'] if 'cache' in s.get('uses', '')][0]['with']['key']" "$gh" | grep -q 'matrix.shard' &&
+		yq "[s for s in ${ghj}['checks']['steps'] if s.get('uses', '').startswith('actions/download-artifact')][0]['with']['name']" "$gh" | grep -qx nsbench-checks-kernels
+	ok $? "GitHub shards: the kernels as an artifact, a cache key per shard"
+	yq "${ghj}['ab']['concurrency']['group']" "$gh" | grep -q 'pull_request.number' &&
+		! yq "${ghj}['ab']['concurrency']['group']" "$gh" | grep -q 'run_id' &&
+		yq 'd["concurrency"]["group"]' "$gh" | grep -q 'pull_request.number'
+	ok $? "GitHub: a PR's concurrency group is keyed on its number, not the run"
+	# shellcheck disable=SC2016 # GitHub's expressions
+	[ "$(grep -c 'nsbench-history-${{ env.CELL }}-${{ github.run_id }}-${{$' "$gh")" = 2 ] &&
+		[ "$(grep -c '^ *github.run_attempt }}$' "$gh")" -ge 2 ]
+	ok $? "GitHub: the history cache key has run_attempt (a re-run saves its own)"
+	# shellcheck disable=SC2016 # GitLab's variables
+	yq 'd["nsbench:main"]["resource_group"]' "$gl" | grep -q '^nsbench-history-\$SERIES-\$MODE$'
+	ok $? "GitLab: resource_group per history (cell), not one for all cells"
+	[ "$(yq 'all(d[j].get("rules") or d[d[j]["extends"]].get("rules") for j in ("nsbench:checks-kernels", "nsbench:checks", "nsbench:checks-report"))' "$gl")" = True ]
+	ok $? "GitLab: the checks jobs have rules"
 	yq '"\n".join(d["run"]["steps"])' "$def" >"$tmp/steps"
 	yq '"\n".join("%s=%s" % kv for kv in d["params"].items())' "$def" \
 		>"$tmp/params"
 	grep -q 'contrib/lava/nsbench-lava.sh' "$tmp/steps" && [ -x "$lava" ]
 	ok $? "LAVA definition: run: steps: call contrib/lava/nsbench-lava.sh"
 else
-	skip 7 "python3 with PyYAML (Debian python3-yaml) not installed"
+	skip 13 "python3 with PyYAML (Debian python3-yaml) not installed"
 fi
 
 # --- the GitHub workflow's "commits" step ---------------------------------
 # Its script run as Actions would, with a stand-in curl for the compare
-# API: which base each trigger gets.
+# API: which base each trigger gets.  (The step is a job of its own now,
+# "commits", whose outputs the ab and the checks jobs both need.)
 if python3 -c 'import yaml' 2>/dev/null; then
 	python3 -c 'import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-s = [x for x in d["jobs"]["ab"]["steps"] if x.get("name") == "commits"]
+s = [x for x in d["jobs"]["commits"]["steps"] if x.get("name") == "commits"]
 print(s[0]["run"])' "$gh" >"$tmp/commits.sh"
 	mkdir -p "$tmp/curlbin"
 	cat >"$tmp/curlbin/curl" <<'EOF'
