@@ -9,7 +9,7 @@
 # it rather than knowing the layout.
 #
 # npm test tools: schema validators for contrib/'s CI files
-# (tests/t99-ci-schema.sh), pinned, each in a directory of its own under
+# (tests/t94-ci-schema.sh), pinned, each in a directory of its own under
 # $NSB_CACHE/npm (default /var/cache/nsbench/npm), out of the tree and
 # shared by checkouts.  Optional: the build does not need them, so `check`
 # does not ask for them and a failed `npm install` (no registry) is a
@@ -38,6 +38,7 @@ checkpolicy
 help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy
 nodejs npm
+chromium bash-completion
 "
 
 # npm packages, NAME@VERSION (pinned), and the command each provides.

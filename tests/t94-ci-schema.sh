@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t99-ci-schema.sh — contrib/'s CI files against their platforms' schemas,
+# t94-ci-schema.sh — contrib/'s CI files against their platforms' schemas,
 # which yamllint (t74) does not know: a misspelt key is valid YAML.
 #   - github-actions.yml: @action-validator/cli (GitHub's workflow
 #     schema);
