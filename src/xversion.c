@@ -103,6 +103,9 @@ static int xv_change(const struct nsb_cost_family *fb, struct xv_row *x)
 	x->band = fmax(NSB_ICOUNT_BAND, fmax(fabs(x->ra->aa.shift.est),
 					     fabs(x->rb->aa.shift.est)));
 	x->verdict = nsb_band_verdict(&x->change, x->band, x->p < NSB_ALPHA);
+	/* inside a residual beyond 1 insn: the run cannot tell (compare.h) */
+	if (x->verdict == NSB_SAME && x->band > NSB_ICOUNT_BAND)
+		x->verdict = NSB_NOISY;
 out:
 	free(da);
 	free(db);
