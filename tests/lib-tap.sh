@@ -97,6 +97,23 @@ need_guest() {
 	need busybox busybox-static
 }
 
+# kernel_tree DIR VERSION: a git repository in DIR of Debian's source of
+# VERSION, one commit tagged base; commit_all MSG TAG commits what
+# changed since.  Debian's source ignores every file (.gitignore: /*):
+# hence add -f.
+kernel_tree() {
+	mkdir -p "$1" &&
+	tar -xf "/usr/src/linux-source-$2.tar.xz" -C "$1" --strip-components=1 &&
+	git -C "$1" init -q &&
+	git -C "$1" config user.email t@nsbench &&
+	git -C "$1" config user.name nsbench &&
+	commit_all "$1" base base
+}
+commit_all() {
+	git -C "$1" add -f -A && git -C "$1" commit -qm "$2" &&
+	git -C "$1" tag "$3"
+}
+
 tap_done() {
 	[ "$planned" = 1 ] || echo "1..$n"
 	exit $fail

@@ -30,8 +30,6 @@ cal=$top/kernel-patches/$ver/calibration
 tap_plan 4
 
 tree=$tmp/linux
-mkdir -p "$tree"
-tar -xf "/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
 # commit N: what it changes; the fifth is the regression
 change() {
 	case "$1" in
@@ -48,20 +46,9 @@ change() {
 	esac
 }
 (
-	set -e
-	cd "$tree"
-	git init -q
-	git config user.email t@nsbench
-	git config user.name nsbench
-	# Debian's source ignores every file (.gitignore: /*): -f
-	git add -f -A
-	git commit -qm base
-	git tag base
+	kernel_tree "$tree" "$ver" || exit 1
 	for i in 1 2 3 4 5 6 7 8; do
-		change "$i"
-		git add -f -A
-		git commit -qm "commit $i"
-		git tag "c$i"
+		change "$i" && commit_all "$tree" "commit $i" "c$i" || exit 1
 	done
 ) >"$tmp/git.log" 2>&1
 rc=$?

@@ -38,16 +38,12 @@ tap_plan 7
 
 # The tree: the tarball's files, committed twice.
 tree=$tmp/linux
-mkdir -p "$tree"
-tar -xf "/usr/src/linux-source-$ver.tar.xz" -C "$tree" --strip-components=1
-(cd "$tree" && git init -q && git config user.email t@nsbench &&
-	git config user.name nsbench &&
-	# Debian's source ignores every file (.gitignore: /*): -f
-	git add -f -A && git commit -qm base &&
-	git tag base &&
-	for p in $(sed 's/#.*//' "$cal/series"); do git apply "$cal/$p" || exit 1; done &&
-	git add -f -A && git commit -qm "inject: the calibration series" &&
-	git tag inject) >"$tmp/git.log" 2>&1
+( kernel_tree "$tree" "$ver" &&
+	for p in $(sed 's/#.*//' "$cal/series"); do
+		git -C "$tree" apply "$cal/$p" || exit 1
+	done &&
+	commit_all "$tree" "inject: the calibration series" inject ) \
+	>"$tmp/git.log" 2>&1
 rc=$?
 ok $rc "a git tree of Linux $ver with a base and an inject commit"
 [ $rc = 0 ] || tail -n 20 "$tmp/git.log" | sed 's/^/# /'
