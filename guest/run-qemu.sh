@@ -8,8 +8,9 @@
 #               [--side A|B[+LSM]] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
 #               [--replay DIR] [--kernel-meta FILE] [--context KEY=VALUE]...
+#               [--apic-timer]
 #   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
-#               [--append "ARGS"]
+#               [--append "ARGS"] [--apic-timer]
 #   run-qemu.sh --print-firmware
 #
 # --replay DIR takes the guest's output (results.raw, console.log) of an
@@ -56,7 +57,7 @@ top=$(cd "$here/.." && pwd)
 
 kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
 series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
-replay='' print_cmdline=0 kmeta='' extra=()
+replay='' print_cmdline=0 kmeta='' extra=() apic_timer=0
 qemu=${QEMU:-qemu-system-x86_64}
 firmware=seabios
 if [ "${NSB_FIRMWARE:-qboot}" = qboot ] && [ -r /usr/share/qemu/qboot.rom ]; then
@@ -67,6 +68,7 @@ mem=${NSB_GUEST_MEM:-512M}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--print-cmdline) print_cmdline=1; shift; continue ;;
+	--apic-timer) apic_timer=1; shift; continue ;;
 	--print-firmware) echo "$firmware"; exit 0 ;;
 	-h|--help) sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
@@ -118,8 +120,11 @@ case "$append" in *[![:print:]]*) die "--append: printable characters only" ;; e
 # 10 s of QEMU CPU to /init.  noapictimer skips it and ticks from the PIT
 # (1.4 s to /init); the measured ops count instructions, not time, and
 # both sides of every comparison boot the same command line.
+# A guest that samples with perf keeps the LAPIC timer (--apic-timer):
+# cpu-clock sampling needs its one-shot hrtimers; on the PIT's tick the
+# samples no longer add up to the timed row (t88).
 timer=
-[ "$mode" != icount ] || timer=' noapictimer'
+[ "$mode" != icount ] || [ "$apic_timer" = 1 ] || timer=' noapictimer'
 # Fixed-width values keep the command line's length identical across
 # rounds; it is byte-identical between the two sides of a round.
 cmdline=$(printf 'console=ttyS0 panic=-1 oops=panic norandmaps nokaslr%s loglevel=4 rdinit=/init nsb.mode=%s nsb.round=%04d nsb.seed=%010d%s' \

@@ -104,7 +104,7 @@ checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
-lsm_boots='' frag_names=()
+lsm_boots='' frag_names=() apic=''
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
@@ -300,6 +300,8 @@ if [ "$merge" = 0 ]; then
 	profiled=0
 	grep -q '^[[:space:]]*profile[[:space:]]' "$plan" && profiled=1
 	[ "$profiled" = 1 ] && perf=--perf
+	# perf samples on one-shot hrtimers: keep the LAPIC timer (run-qemu.sh)
+	[ -z "$perf" ] || apic=--apic-timer
 	# The fragments by name: each side's version picks its own files.
 	if { [ -n "$lsm" ] || [ "$profiled" = 1 ]; } && [ ${#frags[@]} = 0 ]; then
 		frag_names=(base.config)
@@ -419,7 +421,7 @@ cache_inputs() {
 	app=$(append_of "$1")
 	ksha=$(sha256sum <"$k/bzImage" | cut -d' ' -f1)
 	cmd=$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" \
-		--round "$2" --seed "$3" ${app:+--append "$app"})
+		--round "$2" --seed "$3" ${app:+--append "$app"} $apic)
 	fw=$("$top/guest/run-qemu.sh" --print-firmware)
 	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
 		"qemu $qemu_version firmware $fw" \
@@ -466,7 +468,7 @@ boot_one() {
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
 		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
 		--context "nsbench_host_command=$host_cmd" \
-		--timeout "$timeout" ${app:+--append "$app"} \
+		--timeout "$timeout" ${app:+--append "$app"} $apic \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
 	echo "$src $key" >"$dir.source"
 	[ "$src" = fresh ] && [ "$cache" = 1 ] || return 0
@@ -689,7 +691,7 @@ if [ "$merge" = 0 ]; then
 		--boots-dir="$out/boots" --kernel-a="$kA" --kernel-b="$kB" \
 		--date="$stamp" --mode="$mode" --rounds="$rounds" "${flags[@]}" \
 		--plan="$(basename "$plan")" --append="$append" \
-		--cmdline="$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"})" \
+		--cmdline="$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"} $apic)" \
 		--initramfs-sha256="$initrd_sha" --cache-audit="$audit_result" \
 		--shard="$shard" --host-command="$host_cmd" ||
 		die "cannot write $out/manifest.json"

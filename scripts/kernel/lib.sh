@@ -48,6 +48,9 @@ source_version() {
 		mk=$(git -C "$1" show "$2:Makefile" 2>/dev/null | sed -n 1,8p)
 	elif [ -d "$1" ]; then
 		mk=$(sed -n 1,8p "$1/Makefile" 2>/dev/null)
+	elif [ -f "$NSB_CACHE/src/$(basename "$1" .tar.xz)/.nsb-complete" ]; then
+		# extracted before (build.sh): no decompression at all
+		mk=$(sed -n 1,8p "$NSB_CACHE/src/$(basename "$1" .tar.xz)/Makefile")
 	else
 		mk=$(tar --occurrence=1 --wildcards --no-wildcards-match-slash \
 			-xOf "$1" '*/Makefile' 2>/dev/null | sed -n 1,8p)
