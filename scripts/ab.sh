@@ -111,14 +111,18 @@ need() {
 }
 
 # src_tree_of KERNEL-DIR: the pristine source tree (under $NSB_CACHE/src)
-# the kernel was built from, by its meta.json.
+# the kernel was built from, by its meta.json; the default tarball's
+# where that tree is not here (a kernel built elsewhere: --kernel).
 src_tree_of() {
 	local src
 	src=$(jq -r '.source // ""' "$1/meta.json")
 	case "$src" in
-	git-tree:*) echo "$NSB_CACHE/src/git-${src#git-tree:}" ;;
-	*) echo "$NSB_CACHE/src/$(basename "$(default_tarball)" .tar.xz)" ;;
+	git-tree:*) src=$NSB_CACHE/src/git-${src#git-tree:} ;;
+	*) src='' ;;
 	esac
+	[ -n "$src" ] && [ -d "$src" ] ||
+		src=$NSB_CACHE/src/$(basename "$(default_tarball)" .tar.xz)
+	echo "$src"
 }
 
 # src_version REF: the kernel version (6.1, 6.12) of the source a side
