@@ -85,16 +85,29 @@ run() {
 	[ "$rc" = "$want" ] || diag "$tmp/err" "$tmp/out"
 }
 
+# kernel_version: the version the guest tests build (NSB_KERNEL, else
+# kernel-patches/default-version).
+kernel_version() {
+	echo "${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
+		"$top/kernel-patches/default-version")}"
+}
+
 # What every guest test needs: a kernel source to build and QEMU, busybox
 # for the initramfs.  NSB_SKIP_KERNEL=1 skips them all.
 need_guest() {
 	[ "${NSB_SKIP_KERNEL:-0}" = 1 ] && skip_all "NSB_SKIP_KERNEL=1"
-	t=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
-		"$top/kernel-patches/default-version")}
-	t=${NSB_TARBALL:-/usr/src/linux-source-$t.tar.xz}
+	t=${NSB_TARBALL:-/usr/src/linux-source-$(kernel_version).tar.xz}
 	[ -r "$t" ] || skip_all "$t not installed"
 	need qemu-system-x86_64 qemu-system-x86
 	need busybox busybox-static
+}
+
+# need_calibration: ver, the version, and cal, its calibration series
+# (kernel-patches/VERSION/calibration); skips all without one.
+need_calibration() {
+	ver=$(kernel_version)
+	cal=$top/kernel-patches/$ver/calibration
+	[ -f "$cal/series" ] || skip_all "no calibration series for Linux $ver"
 }
 
 # kernel_tree DIR VERSION: a git repository in DIR of Debian's source of

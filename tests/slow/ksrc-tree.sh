@@ -31,9 +31,7 @@ need_guest
 need jq jq
 need git git
 [ -x "$nsb" ] || skip_all "no $nsb (make)"
-ver=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$top/kernel-patches/default-version")}
-cal=$top/kernel-patches/$ver/calibration
-[ -f "$cal/series" ] || skip_all "no calibration series for Linux $ver"
+need_calibration
 tap_plan 7
 
 # The tree: the tarball's files, committed twice.
