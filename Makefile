@@ -127,11 +127,14 @@ link_cxx = $(call msg,LD,$@)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(1)
 # --- dependencies -------------------------------------------------------
 # deps installs what is missing (apt-get, needs root); deps-check only
 # reports, so a plain `make` by a non-root user gets a clear message.
-.PHONY: deps deps-check
+# deps-run is the main job's share: no test tools (chromium, node).
+.PHONY: deps deps-run deps-check
 deps:
 	$(Q)scripts/deps.sh install
+deps-run:
+	$(Q)scripts/deps.sh install run
 deps-check:
-	$(Q)scripts/deps.sh check
+	$(Q)scripts/deps.sh check run
 
 # --- tests --------------------------------------------------------------
 # `make check` is the quick tier: everything is rebuilt with ASan+UBSan in
@@ -157,19 +160,19 @@ check-slow: deps
 
 # --- main jobs ----------------------------------------------------------
 .PHONY: run bench bench-stages
-run: deps
+run: deps-run
 	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)scripts/run-main.sh
 
 # Where make run's time goes: every stage timed, every boot booted (no
 # boot result from the cache), the per-boot wall times and the kernel's
 # build time.  A benchmark of the pipeline, not a test.
-bench-stages: deps
+bench-stages: deps-run
 	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)NSB_BOOT_CACHE=0 scripts/run-main.sh | \
 		grep -E '^== nsbench|^   (boots|phases|plot|Markdown):'
 
-bench: deps
+bench: deps-run
 	$(Q)$(MAKE) --no-print-directory build-all
 	$(Q)$(O)/bench/nsbench-bench --tier=quick --label=models-quick \
 		--benchmark_filter=^models/

@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh check|install|which BIN — make sure the Debian 12 packages
-# nsbench needs are present.  `check` only reports; `install` runs apt-get
-# for what is missing (root needed), then npm for the test tools below.
+# deps.sh check|install [run|all]|which BIN — make sure the Debian 12
+# packages nsbench needs are present.  `check` only reports; `install`
+# runs apt-get for what is missing (root needed), then npm for the test
+# tools below.  `run` limits either to what the main job needs (`make
+# run`): on a fresh machine the test tools (chromium, node, scipy) are a
+# large share of the download, and the main job uses none of them.
 # Idempotent and quiet when everything is there.  `which BIN` prints where
 # an npm test tool's BIN is (exit 1 if it is not installed): the tests ask
 # it rather than knowing the layout.
@@ -26,15 +29,21 @@ if [ ! -d "$patches/$kernel" ]; then
 	exit 2
 fi
 
-# One line per package, grouped by what needs it.
-PACKAGES="
+# One line per package, grouped by what needs it.  The main job: build,
+# kernel, guest image (SELinux policy: checkpolicy), plots.
+RUN_PACKAGES="
 build-essential g++ make pkg-config perl git python3
 libbenchmark-dev liburcu-dev libjansson-dev libgsl-dev libcap-dev
-gnuplot-nox hyperfine linux-perf jq
+gnuplot-nox jq
 attr libcap2-bin e2fsprogs util-linux
 qemu-system-x86 busybox-static cpio xz-utils kmod ccache
 linux-source-$kernel flex bison bc libelf-dev libssl-dev
 checkpolicy
+"
+# The other commands (profiles, hyperfine workloads, man pages) and the
+# tests (validators, reference statistics, the browser for the site).
+MORE_PACKAGES="
+hyperfine linux-perf
 help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy
 nodejs npm
@@ -105,9 +114,20 @@ if [ "${1:-}" = which ]; then
 	exit
 fi
 
+case "${2:-all}" in
+run) PACKAGES=$RUN_PACKAGES ;;
+all) PACKAGES="$RUN_PACKAGES $MORE_PACKAGES" ;;
+*) echo "usage: $0 check|install [run|all]" >&2; exit 2 ;;
+esac
+
+# The npm tools are for the tests: not with `run`.
+tools() {
+	[ "${2:-all}" = run ] || [ "$(id -u)" != 0 ] || install_tools
+}
+
 missing=$(missing_packages)
 if [ -z "$missing" ]; then
-	[ "${1:-check}" != install ] || [ "$(id -u)" != 0 ] || install_tools
+	[ "${1:-check}" != install ] || tools "$@"
 	exit 0
 fi
 
@@ -132,10 +152,10 @@ install)
 		echo "nsbench: apt-get did not install:" $still >&2
 		exit 1
 	fi
-	install_tools
+	tools "$@"
 	;;
 *)
-	echo "usage: $0 check|install|which BIN" >&2
+	echo "usage: $0 check|install [run|all]|which BIN" >&2
 	exit 2
 	;;
 esac
