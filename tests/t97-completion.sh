@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t97-completion.sh — the bash completion (contrib/completion/nsbench.bash)
-# against the real tables: every row of src/commands.h, every option of
+# against the real tables: every row of src/cmd/commands.h, every option of
 # every command's table (as its --help renders it), history's
 # subcommands, nsbench-bench's options and libbenchmark's, and the values
 # an option lists.  The completion reads them from --help, so a command
@@ -42,11 +42,11 @@ table_options() {
 		sed 's/^ *\(-h, \)\{0,1\}//'
 }
 
-sed -n 's/^NSB_CMD(\([a-z_]*\),.*/\1/p' "$top/src/commands.h" | tr _ - \
+sed -n 's/^NSB_CMD(\([a-z_]*\),.*/\1/p' "$top/src/cmd/commands.h" | tr _ - \
 	>"$tmp/commands"
 comp "$NSB" ''
 offers "$tmp/commands"
-ok $? "nsbench <TAB>: all $(wc -l <"$tmp/commands") rows of src/commands.h$(tr '\n' ' ' <"$tmp/missing")"
+ok $? "nsbench <TAB>: all $(wc -l <"$tmp/commands") rows of src/cmd/commands.h$(tr '\n' ' ' <"$tmp/missing")"
 comp "$NSB" his
 [ "$(cat "$tmp/c")" = history ]
 ok $? "nsbench his<TAB>: history"

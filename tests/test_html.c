@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/html.h"
+#include "src/lib/html.h"
 #include "tests/tap.h"
 
 /* What fn wrote for s, malloc'd. */
