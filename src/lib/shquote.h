@@ -17,4 +17,13 @@ void nsb_sh_arg(FILE *f, const char *prefix, const char *s);
 /* "'<prefix><s>'": always quoted. */
 void nsb_sh_quoted(FILE *f, const char *prefix, const char *s);
 
+/*
+ * A shell command (words as sh would split them), wrapped with
+ * backslash-newlines at 72 columns; lines after the first under ind plus
+ * four blanks.  A word longer than a line is split inside its quotes.
+ */
+void nsb_sh_print_cmd(FILE *f, const char *ind, const char *cmd);
+/* "nsbench ARGV..." shell-quoted where needed, as nsb_sh_print_cmd. */
+void nsb_sh_print_argv(FILE *f, const char *ind, int argc, char **argv);
+
 #endif /* NSB_SHQUOTE_H */
