@@ -70,6 +70,23 @@ comp "$NSB" history changes --fa
 [ "$(cat "$tmp/c")" = --false-alarms ]
 ok $? "nsbench history changes --fa<TAB>: --false-alarms"
 
+# plot's modes: the words, and each mode's own options
+comp "$NSB" plot ''
+[ "$(sort "$tmp/c" | tr '\n' ' ')" = "ab costs profile trend " ]
+ok $? "nsbench plot <TAB>: ab costs profile trend"
+for m in ab costs profile trend; do
+	table_options "$NSB" plot "$m" >"$tmp/want"
+	comp "$NSB" plot "$m" --
+	[ -s "$tmp/want" ] && offers "$tmp/want" ||
+		bad="$bad plot $m:$(tr '\n' ' ' <"$tmp/missing")"
+done
+comp "$NSB" plot trend --ti
+[ -z "$bad" ] && [ "$(cat "$tmp/c")" = --title= ]
+ok $? "nsbench plot MODE --<TAB>: each mode's table${bad:+ (missing$bad)}"
+comp "$NSB" plot costs --ti
+[ -z "$(tr -d '\n' <"$tmp/c")" ]
+ok $? "nsbench plot costs --ti<TAB>: nothing (--title is trend's)"
+
 # nsbench-bench: ours, and libbenchmark's "[--benchmark_x=...]"
 { table_options "$BENCH"
   "$BENCH" --help | grep -oE '\[--[a-z0-9_]+(=|\])' | tr -d '[]'; } >"$tmp/want"

@@ -14,6 +14,7 @@
 #include "src/lib/compare.h"
 #include "src/lib/histjudge.h"
 #include "src/lib/history.h"
+#include "src/lib/trend.h"
 #include "src/lib/shquote.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/options.h"

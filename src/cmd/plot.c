@@ -4,9 +4,12 @@
  * templates plots/<kind>.gp, one chart per question and per benchmark
  * family (sys/exec, models/in_userns, ...), each sized for a mail or a
  * slide, a large family split over several files: the A/B shift with its
- * CI, cost against depth:N, the sample distributions; or a trend from a
- * data file.  The templates hold the looks; this file writes data files
- * and numbers, and every string reaches gnuplot as data (src/lib/gnuplot.h).
+ * CI, cost against depth:N, the sample distributions.  The templates hold
+ * the looks; this file writes data files and numbers, and every string
+ * reaches gnuplot as data (src/lib/gnuplot.h).  Four modes, each with
+ * its own options: `plot [ab]` (a comparison), `plot costs FILE`, `plot
+ * profile FILE` and `plot trend FILE` (their old spellings --costs=FILE,
+ * --profile=FILE and --trend=FILE select them too).
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +24,7 @@
 #include "src/lib/nsbench.h"
 #include "src/lib/options.h"
 #include "src/lib/profile.h"
+#include "src/lib/trend.h"
 #include "src/cmd/cli.h"
 
 #define AB_ROWS		30	/* rows of one A/B chart: ~800 px high */
@@ -669,164 +673,34 @@ static int plot_dist(struct plot_opts *o, const struct nsb_comparison *c,
 
 /* --- trend from a file ------------------------------------------------ */
 
-/*
- * Copies the rows "<UTC time> median ci_lo ci_hi [commit]" of in as the
- * template's "run median ci_lo ci_hi label"; the label is the commit if
- * given, else the date.  Returns the row count, or -1 after saying why.
- */
-static long trend_rows(char *text, size_t len, FILE *out, const char *file)
-{
-	char *line, *next, when[256], commit[256];
-	double m, lo, hi;
-	long n = 0, ln = 0;
-	int got;
-
-	/* a NUL byte ended the line for fgets, which then read forever */
-	if (memchr(text, 0, len))
-		return nsb_bad(file, "a NUL byte at offset %zu: not a text file",
-			       (size_t)((char *)memchr(text, 0, len) - text));
-	for (line = text; *line; line = next) {
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = 0;
-		ln++;
-		if (!line[strspn(line, " \t\r")] ||
-		    line[strspn(line, " \t")] == '#')
-			continue;
-		got = sscanf(line, "%255s %lf %lf %lf %255s", when, &m, &lo,
-			     &hi, commit);
-		if (got < 4) {
-			fprintf(stderr, WHO ": %s:%ld: want \"<UTC time> "
-				"median ci_lo ci_hi [commit]\"\n", file, ln);
-			return -1;
-		}
-		/* gnuplot would draw nan and inf as nothing, or as a wall */
-		if (!isfinite(m) || !isfinite(lo) || !isfinite(hi) ||
-		    lo > m || m > hi) {
-			fprintf(stderr, WHO ": %s:%ld: want finite numbers with "
-				"ci_lo <= median <= ci_hi\n", file, ln);
-			return -1;
-		}
-		if (got < 5)
-			snprintf(commit, sizeof(commit), "%.*s",
-				 (int)strcspn(when, "T"), when);
-		fprintf(out, "%ld %.9g %.9g %.9g ", n++, m, lo, hi);
-		nsb_gp_field(out, commit, 24);
-		fputc('\n', out);
-	}
-	return n;
-}
-
-/* --trend=FILE: no comparison, just the history file. */
+/* plot trend FILE: no comparison, the rows of a file (lib/trend.c). */
 static int plot_trend(struct plot_opts *o)
 {
-	struct chart ch = { .kind = "trend" };
-	size_t len;
-	/* the one checked reader: a FIFO or /dev/zero hung fopen/fgets */
-	char *text = nsb_read_input(o->trend, NSB_INPUT_MAX, &len), *path = NULL;
-	FILE *out;
-	long n = -1;
-	int ret;
+	struct nsb_trend_pt *pts;
+	char *base = NULL;
+	long n = nsb_trend_read(WHO, o->trend, &pts);
+	struct nsb_trend_chart ch = {
+		.who = WHO, .templates = o->templates, .tmp = o->tmp,
+		.log = o->log, .svg = o->svg, .png = o->png,
+		.title = o->title ?: "history of the median with its 95% CI",
+		.unit = o->unit ?: "ns", .extra = "run, oldest first",
+		.label_max = 24,
+	};
+	int ret = 2;
 
-	if (!text)
+	if (n < 0)
 		return 2;
-	out = tmp_file(o, "trend.dat", &path);
-	if (out) {
-		n = trend_rows(text, len, out, o->trend);
-		if (fclose(out))
-			n = -1;
+	if (!n)
+		fprintf(stderr, WHO ": %s: no rows\n", o->trend);
+	else if (asprintf(&base, "%s/%s-trend", o->out_dir, o->stem) < 0)
+		base = NULL;
+	else {
+		ch.out_base = base;
+		ret = nsb_trend_render(&ch, pts, (size_t)n) ? 2 : 0;
 	}
-	free(text);
-	if (n < 1) {
-		if (!n)
-			fprintf(stderr, WHO ": %s: no rows\n", o->trend);
-		free(path);
-		return 2;
-	}
-	snprintf(ch.nums, sizeof(ch.nums), "nruns = %ld\nlabel_every = %ld\n"
-		 "width = 1000\nheight = 560", n, (n + 14) / 15);
-	ch.data = path;
-	ch.title = o->title ?: "history of the median with its 95% CI";
-	ch.unit = o->unit ?: "ns";
-	ch.extra = "run, oldest first";
-	ret = render(o, &ch) ? 2 : 0;
-	free(path);
+	free(base);
+	nsb_trend_pts_free(pts, (size_t)n);
 	return ret;
-}
-
-/* --- command ---------------------------------------------------------- */
-
-static const struct nsb_usage plot_usage = {
-	.who = WHO,
-	.synopsis = "nsbench plot [options] BASE... -- PATCHED...\n"
-		    "nsbench plot [options] --trend=FILE\n"
-		    "nsbench plot --costs=FILE [--out-dir=DIR] [--stem=NAME] "
-		    "[--templates=DIR]\n"
-		    "nsbench plot --profile=FILE [--out-dir=DIR] [--stem=NAME] "
-		    "[--templates=DIR]",
-	.about =
-"Render plots with gnuplot from the templates plots/*.gp, one chart per\n"
-"benchmark family (sys/exec, models/in_userns, ...), at most ~1200 px\n"
-"wide; a large family is split over <name>-1, <name>-2, ...:\n"
-"  <stem>-ab-<family>     the shift of the median (patched vs base, %) per\n"
-"                         benchmark with its 95% CI, zero line, threshold band\n"
-"  <stem>-depth-<family>  cost against depth:N (log2 axis), a line per variant\n"
-"                         and side (variants with two or more depths)\n"
-"  <stem>-dist-<family>   box plots of the samples, in % of the base median\n"
-"  <stem>-trend           with --trend: a benchmark's history by run\n"
-"  <stem>-costs           with --costs: the check costs of `nsbench report\n"
-"                         --json` (on - off, same boot)\n"
-"  <stem>-profile-<name>  with --profile: per benchmark of `nsbench profile\n"
-"                         --json`, each symbol's shift per op (95% CI)\n"
-"(<family> with '/' as '_': sys_exec)\n",
-};
-
-/* --format=LIST: svg, png or both. */
-static int set_format(const struct nsb_option *opt, const char *arg)
-{
-	struct plot_opts *o = opt->value;
-
-	o->svg = strstr(arg, "svg") != NULL;
-	o->png = strstr(arg, "png") != NULL;
-	return o->svg || o->png ? 0 : -1;
-}
-
-/*
- * The charts that take no comparison: --costs=FILE, --profile=FILE (of
- * nsbench report/profile --json) and --trend=FILE, each with the plot
- * options.
- */
-enum chart_mode { MODE_COMPARE, MODE_COSTS, MODE_PROFILE, MODE_TREND };
-
-static const char *const mode_names[] = {
-	[MODE_COSTS] = "costs", [MODE_PROFILE] = "profile",
-	[MODE_TREND] = "trend",
-};
-
-/* Which of the three argv asks for (before any "--"), else MODE_COMPARE. */
-static enum chart_mode chart_mode(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		for (int m = MODE_COSTS; m <= MODE_TREND; m++) {
-			size_t len = strlen(mode_names[m]);
-
-			if (!strncmp(argv[i], "--", 2) &&
-			    !strncmp(argv[i] + 2, mode_names[m], len) &&
-			    (argv[i][len + 2] == '=' || !argv[i][len + 2]))
-				return m;
-		}
-	return MODE_COMPARE;
-}
-
-/* --costs or --profile: the chart of the check costs or of a profile. */
-static int plot_costs(struct plot_opts *o, const char *json, bool profile)
-{
-	o->templates = nsb_gp_templates(o->templates, WHO);
-	if (!o->templates)
-		return 2;
-	if (profile)
-		return nsb_prof_plot(json, o->out_dir, o->stem, o->templates);
-	return nsb_costs_plot(json, o->out_dir, o->stem, o->templates);
 }
 
 /* The private directory, and with --keep-data the log of commands. */
@@ -874,69 +748,227 @@ static int plot_comparison(struct plot_opts *o,
 	return ret;
 }
 
+/* --- command: one mode a chart kind, each with its options --------- */
+
+/* --format=LIST: svg, png or both. */
+static int set_format(const struct nsb_option *opt, const char *arg)
+{
+	struct plot_opts *o = opt->value;
+
+	o->svg = strstr(arg, "svg") != NULL;
+	o->png = strstr(arg, "png") != NULL;
+	return o->svg || o->png ? 0 : -1;
+}
+
+#define OPT_PLOT_OUT(o)							\
+	OPT_STRING("out-dir", &(o)->out_dir, "DIR",			\
+		   "where plots go (default plots)"),			\
+	OPT_STRING("templates", &(o)->templates, "DIR",			\
+		   "the .gp templates (default $NSB_PLOTS, else beside the\n" \
+		   "program: ../share/nsbench/plots, ../plots)"),	\
+	OPT_STRING("stem", &(o)->stem, "NAME",				\
+		   "file name stem (default nsbench)")
+#define OPT_PLOT_GP(o)							\
+	OPT_CALLBACK("format", (o), "LIST",				\
+		     "svg, png or svg,png (default)", set_format),	\
+	OPT_BOOL("keep-data", &(o)->keep,				\
+		 "keep the data and variable files gnuplot read, and\n"	\
+		 "gnuplot.sh to rerun it (their directory is printed)")
+
+static const char modes_about[] =
+"Modes (the first word; without one, ab):\n"
+"  ab       BASE... -- PATCHED...: per benchmark family (sys/exec, ...)\n"
+"           <stem>-ab-<family>, -depth-<family>, -dist-<family>\n"
+"  costs    FILE of `nsbench costs --json`: <stem>-costs\n"
+"  profile  FILE of `nsbench profile --json`: <stem>-profile-<name>\n"
+"  trend    FILE of \"<UTC time> median ci_lo ci_hi [commit]\" rows:\n"
+"           <stem>-trend\n"
+"(`nsbench plot MODE --help`: its options.  The old spellings --costs=FILE,\n"
+"--profile=FILE and --trend=FILE still select those modes.)\n";
+
+static const struct nsb_usage ab_usage = {
+	.who = WHO,
+	.synopsis = "nsbench plot ab [options] BASE... -- PATCHED...  "
+		    "(ab: the default)\n"
+		    "nsbench plot costs [options] FILE\n"
+		    "nsbench plot profile [options] FILE\n"
+		    "nsbench plot trend [options] FILE",
+	.about =
+"Render plots with gnuplot from the templates plots/*.gp.  ab: one chart\n"
+"per benchmark family (sys/exec, models/in_userns, ...), at most ~1200 px\n"
+"wide; a large family is split over <name>-1, <name>-2, ...:\n"
+"  <stem>-ab-<family>     the shift of the median (patched vs base, %) per\n"
+"                         benchmark with its 95% CI, zero line, threshold band\n"
+"  <stem>-depth-<family>  cost against depth:N (log2 axis), a line per variant\n"
+"                         and side (variants with two or more depths)\n"
+"  <stem>-dist-<family>   box plots of the samples, in % of the base median\n"
+"(<family> with '/' as '_': sys_exec)\n",
+	.epilog = modes_about,
+};
+
+static const struct nsb_usage costs_usage = {
+	.who = WHO,
+	.synopsis = "nsbench plot costs [options] FILE\n"
+		    "nsbench plot --costs=FILE [options]  (the old spelling)",
+	.about = "The check costs of `nsbench costs --json` (on - off, same "
+		 "boot), as\n<stem>-costs.svg and .png.\n",
+};
+
+static const struct nsb_usage profile_usage = {
+	.who = WHO,
+	.synopsis = "nsbench plot profile [options] FILE\n"
+		    "nsbench plot --profile=FILE [options]  (the old spelling)",
+	.about = "Per benchmark of `nsbench profile --json`, each symbol's "
+		 "shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
+		 ".png.\n",
+};
+
+static const struct nsb_usage trend_usage = {
+	.who = WHO,
+	.synopsis = "nsbench plot trend [options] FILE\n"
+		    "nsbench plot --trend=FILE [options]  (the old spelling)",
+	.about = "A benchmark's history by run, as <stem>-trend: FILE has "
+		 "rows\n\"<UTC time> median ci_lo ci_hi [commit]\" (time as "
+		 "2026-12-03T08:30:00Z;\ntic labels: the commit, else the "
+		 "date; # starts a comment).\n",
+};
+
+enum plot_mode { MODE_AB, MODE_COSTS, MODE_PROFILE, MODE_TREND, NMODES };
+
+static const char *const mode_names[NMODES] = {
+	[MODE_AB] = "ab", [MODE_COSTS] = "costs", [MODE_PROFILE] = "profile",
+	[MODE_TREND] = "trend",
+};
+
+/*
+ * The mode: a first word naming one (taken off argv), else the old
+ * spelling --costs, --profile or --trend before any "--", else ab.
+ */
+static enum plot_mode plot_mode(int *argc, char **argv)
+{
+	int i, m;
+
+	for (m = 0; *argc > 1 && m < NMODES; m++)
+		if (!strcmp(argv[1], mode_names[m])) {
+			memmove(argv + 1, argv + 2, (size_t)(*argc - 1) *
+				sizeof(*argv));
+			(*argc)--;
+			return m;
+		}
+	for (i = 1; i < *argc && strcmp(argv[i], "--"); i++)
+		for (m = MODE_COSTS; m < NMODES; m++) {
+			size_t len = strlen(mode_names[m]);
+
+			if (!strncmp(argv[i], "--", 2) &&
+			    !strncmp(argv[i] + 2, mode_names[m], len) &&
+			    (argv[i][len + 2] == '=' || !argv[i][len + 2]))
+				return m;
+		}
+	return MODE_AB;
+}
+
+/*
+ * The FILE of a mode that reads one: the operand, or the old --MODE=FILE
+ * (*file already set); one of them, once.  0, or 2 after why.
+ */
+static int one_file(int argc, char **argv, const char **file,
+		    const struct nsb_usage *u)
+{
+	if (argc == 2 && !*file) {
+		*file = argv[1];
+		return 0;
+	}
+	if (argc == 1 && *file)
+		return 0;
+	if (argc > 2 || (argc == 2 && *file))
+		fprintf(stderr, WHO ": unknown argument '%s' (one FILE, and "
+			"plot options only)\n", argv[argc - 1]);
+	else
+		fprintf(stderr, WHO ": no FILE\n");
+	nsb_usage_hint(u);
+	return 2;
+}
+
+/* plot costs | plot profile: the chart of the check costs or a profile. */
+static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
+			 bool profile)
+{
+	const char *file = NULL;
+	const struct nsb_option opts[] = {
+		OPT_PLOT_OUT(o),
+		OPT_STRING(profile ? "profile" : "costs", &file, "FILE",
+			   "FILE, the old way"),
+		OPT_END(),
+	};
+	const struct nsb_usage *u = profile ? &profile_usage : &costs_usage;
+	int ret = nsb_parse_options(&argc, argv, opts, u, 0);
+
+	if (ret)
+		return ret == NSB_PARSE_HELP ? 0 : ret;
+	if (one_file(argc, argv, &file, u))
+		return 2;
+	o->templates = nsb_gp_templates(o->templates, WHO);
+	if (!o->templates)
+		return 2;
+	if (profile)
+		return nsb_prof_plot(file, o->out_dir, o->stem, o->templates);
+	return nsb_costs_plot(file, o->out_dir, o->stem, o->templates);
+}
+
+static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)
+{
+	const struct nsb_option opts[] = {
+		OPT_PLOT_OUT(o),
+		OPT_PLOT_GP(o),
+		OPT_STRING("title", &o->title, "TEXT", "title of the plot"),
+		OPT_STRING("unit", &o->unit, "TEXT",
+			   "unit of the values (default ns)"),
+		OPT_STRING("trend", &o->trend, "FILE", "FILE, the old way"),
+		OPT_END(),
+	};
+	int ret = nsb_parse_options(&argc, argv, opts, &trend_usage, 0);
+
+	if (ret)
+		return ret == NSB_PARSE_HELP ? 0 : ret;
+	if (one_file(argc, argv, &o->trend, &trend_usage))
+		return 2;
+	ret = start(o) ?: plot_trend(o);
+	finish(o);
+	return ret;
+}
+
+static int cmd_plot_ab(struct plot_opts *o, int argc, char **argv)
+{
+	const struct nsb_option opts[] = {
+		OPT_PLOT_OUT(o),
+		OPT_PLOT_GP(o),
+		OPT_END(),
+	};
+	struct nsb_comparison c;
+	int ret = nsb_compare_main(&c, argc, argv, opts, &ab_usage);
+
+	if (!ret)
+		ret = start(o) ?: plot_comparison(o, &c);
+	nsb_comparison_free(&c);
+	finish(o);
+	return ret == NSB_PARSE_HELP ? 0 : ret;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct plot_opts o = {
 		.out_dir = "plots", .templates = getenv("NSB_PLOTS"),
 		.stem = "nsbench", .svg = true, .png = true,
 	};
-	const char *costs = NULL, *profile = NULL;
-	const struct nsb_option opts[] = {
-		OPT_STRING("out-dir", &o.out_dir, "DIR",
-			   "where plots go (default plots)"),
-		OPT_STRING("templates", &o.templates, "DIR",
-			   "the .gp templates (default $NSB_PLOTS, else beside the\n"
-			   "program: ../share/nsbench/plots, ../plots)"),
-		OPT_STRING("stem", &o.stem, "NAME",
-			   "file name stem (default nsbench)"),
-		OPT_CALLBACK("format", &o, "LIST",
-			     "svg, png or svg,png (default)", set_format),
-		OPT_STRING("title", &o.title, "TEXT", "title of the trend plot"),
-		OPT_STRING("trend", &o.trend, "FILE",
-			   "plot FILE: rows of \"<UTC time> median ci_lo ci_hi\n"
-			   "[commit]\" (time as 2026-12-03T08:30:00Z; tic labels:\n"
-			   "the commit, else the date)"),
-		OPT_STRING("unit", &o.unit, "TEXT",
-			   "unit of the trend's values (default ns)"),
-		OPT_BOOL("keep-data", &o.keep,
-			 "keep the data and variable files gnuplot read, and\n"
-			 "gnuplot.sh to rerun it (their directory is printed)"),
-		OPT_STRING("costs", &costs, "FILE",
-			   "plot the check costs of `nsbench report --json`"),
-		OPT_STRING("profile", &profile, "FILE",
-			   "plot the profiles of `nsbench profile --json`"),
-		OPT_END(),
-	};
-	enum chart_mode mode = chart_mode(argc, argv);
-	struct nsb_comparison c;
-	int ret;
 
-	if (mode != MODE_COMPARE) {
-		ret = nsb_parse_options(&argc, argv, opts, &plot_usage, 0);
-		if (ret)
-			return ret == NSB_PARSE_HELP ? 0 : ret;
-		if (argc > 1) {
-			fprintf(stderr, WHO ": unknown argument '%s' (--costs, "
-				"--profile and --trend take plot options only)\n",
-				argv[1]);
-			return 2;
-		}
-		if (mode != MODE_TREND)
-			return plot_costs(&o, mode == MODE_PROFILE ? profile :
-					  costs, mode == MODE_PROFILE);
-		ret = start(&o) ?: plot_trend(&o);
-		finish(&o);
-		return ret;
+	switch (plot_mode(&argc, argv)) {
+	case MODE_COSTS:
+		return cmd_plot_rows(&o, argc, argv, false);
+	case MODE_PROFILE:
+		return cmd_plot_rows(&o, argc, argv, true);
+	case MODE_TREND:
+		return cmd_plot_trend(&o, argc, argv);
+	default:
+		return cmd_plot_ab(&o, argc, argv);
 	}
-	ret = nsb_compare_main(&c, argc, argv, opts, &plot_usage);
-	if (!ret && (costs || profile || o.trend)) {
-		fprintf(stderr, WHO ": --costs, --profile and --trend take "
-			"no BASE... -- PATCHED...\n");
-		ret = 2;
-	}
-	if (!ret)
-		ret = start(&o) ?: plot_comparison(&o, &c);
-	nsb_comparison_free(&c);
-	finish(&o);
-	return ret == NSB_PARSE_HELP ? 0 : ret;
 }

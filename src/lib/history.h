@@ -133,14 +133,4 @@ char *nsb_history_run_id(const char *file);
 /* "YYYY-mm-ddTHH:MM:SSZ" of a context date, or of now if NULL/bad. */
 void nsb_history_utc(const char *date, char *buf, size_t len);
 
-/* --- trend.c: the trend plot of one benchmark, change points marked ---- */
-struct nsb_cp;
-struct nsb_trend_opts {
-	const char *out_dir, *templates, *stem;
-	bool svg, png;
-};
-int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
-		   const struct nsb_hrec *const *pts, size_t n,
-		   const struct nsb_cp *cps, size_t ncp);
-
 #endif /* NSB_HISTORY_H */
