@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "src/lib/html.h"
+#include "src/lib/svgtrend.h"
 #include "tests/tap.h"
 
 /* What fn wrote for s, malloc'd. */

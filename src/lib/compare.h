@@ -171,19 +171,6 @@ double nsb_icount_verdict(struct nsb_effect *e, double residual);
  */
 int nsb_compare_status(const struct nsb_comparison *c);
 
-/* --- compare_cli.c ------------------------------------------------------ */
-
-/*
- * Command-line front end shared by compare/report/plot: parses the common
- * options and the command's own (extra, NULL: none), then BASE... --
- * PATCHED..., loads and compares.  Returns 0, NSB_PARSE_HELP (the help
- * was printed: exit 0), or 2 after printing why.
- */
-struct nsb_option;
-struct nsb_usage;
-int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
-		     const struct nsb_option *extra, const struct nsb_usage *u);
-
 /* --- compare_out.c ------------------------------------------------------ */
 
 /* Value in the row's unit ("1.234 us", "150012 insn"). */

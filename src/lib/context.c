@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/context.h"
+#include "src/lib/jsonio.h"
+#include "src/lib/version.h"
 
 static char *cpu_model(void)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/escape.h"
 
 size_t nsb_ctl_len(const char *s)
 {

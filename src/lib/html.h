@@ -34,12 +34,4 @@ void nsb_html_put_href(FILE *f, const char *path);
  */
 void nsb_html_stem(char *buf, size_t len, const char *name);
 
-/*
- * A benchmark's series as an inline SVG chart: CI band, medians (each a
- * point with its run, commit and CI as a tooltip), change points dashed
- * with their size, segment medians.  No script, no external reference.
- */
-void nsb_svg_trend(FILE *f, const struct nsb_hrec *const *pts, size_t n,
-		   const struct nsb_cp *cps, size_t ncp, bool icount);
-
 #endif /* NSB_HTML_H */

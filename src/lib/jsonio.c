@@ -20,7 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/escape.h"
+#include "src/lib/jsonio.h"
 
 int nsb_bad_at(const char *path, size_t line, const char *fmt, ...)
 {

@@ -12,6 +12,7 @@
 
 #include "src/lib/costs.h"
 #include "src/lib/html.h"
+#include "src/lib/svgtrend.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/publish.h"
 

@@ -13,6 +13,7 @@
 
 #include "src/lib/compare.h"
 #include "src/lib/html.h"
+#include "src/lib/svgtrend.h"
 
 #define W	960.0
 #define H	400.0

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "src/lib/nsbench.h"
+#include "src/lib/version.h"
 
 #ifndef NSBENCH_VERSION
 #define NSBENCH_VERSION "unknown"
