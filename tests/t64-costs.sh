@@ -204,6 +204,9 @@ ok $? "nsbench costs DIR: what nsbench report DIR wrote, byte for byte"
 ok $? "nsbench costs --help: its own usage and options"
 "$nsb" help 2>&1 | grep -q '^  costs '
 ok $? "nsbench help lists costs"
+"$nsb" report --help >"$tmp/h" && grep -q 'BASE... -- PATCHED' "$tmp/h" &&
+	grep -q 'no "--": nsbench costs' "$tmp/h"
+ok $? "nsbench report --help: report's own, naming the old spelling"
 "$nsb" costs >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q '^nsbench costs: no results files' "$tmp/err"
 ok $? "nsbench costs without files: exit 2, named"

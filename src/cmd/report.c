@@ -69,7 +69,9 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 
 static const struct nsb_usage report_usage = {
 	.who = "nsbench report",
-	.synopsis = "nsbench report [options] BASE... -- PATCHED...",
+	.synopsis = "nsbench report [options] BASE... -- PATCHED...\n"
+		    "nsbench report [options] FILE|DIR...  (no \"--\": "
+		    "nsbench costs)",
 	.about = "The comparison as a posting-ready report: plain text of at "
 		 "most 72\ncolumns for an LKML reply, or Markdown; then the "
 		 "provenance of both\nsides and the commands that reproduce "
@@ -92,14 +94,21 @@ static int load_profiles(struct report_opts *ro,
 	       nsb_prof_sides_prepare(&ro->prof, c) ? -1 : 0;
 }
 
-static bool has_separator(int argc, char **argv)
+/*
+ * Files without "--": the check costs of one toggles kernel, the old
+ * spelling of nsbench costs.  No file at all (--help): report's own.
+ */
+static bool costs_args(int argc, char **argv)
 {
+	bool files = false;
 	int i;
 
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
-			return true;
-	return false;
+			return false;
+		files |= argv[i][0] != '-';
+	}
+	return files;
 }
 
 int cmd_report(int argc, char **argv)
@@ -134,8 +143,8 @@ int cmd_report(int argc, char **argv)
 	FILE *f;
 	int ret;
 
-	if (!has_separator(argc, argv))
-		return cmd_costs(argc, argv);	/* the old spelling */
+	if (costs_args(argc, argv))
+		return cmd_costs(argc, argv);
 	ret = nsb_compare_main(&c, argc, argv, opts, &report_usage);
 	if (ret) {
 		ret = ret == NSB_PARSE_HELP ? 0 : ret;
