@@ -46,7 +46,7 @@ static int costs_parse(int *argc, char **argv, struct costs_opts *o)
 		OPT_STRING("out", &o->out, "FILE",
 			   "write FILE (atomically) instead of stdout"),
 		OPT_STRING("json", &o->json, "FILE",
-			   "also the rows as JSON (for plot --costs)"),
+			   "also the rows as JSON (for plot costs)"),
 		OPT_STRING("command", &o->command, "CMD",
 			   "the host command that reproduces the run"),
 		OPT_END(),

@@ -223,7 +223,7 @@ static int parse(struct hopts *o, int argc, char **argv)
 			   "the site's directory (required); an existing DIR\n"
 			   "is replaced only if publish wrote it"),
 		OPT_STRING("costs", &o->pub.costs, "FILE",
-			   "the costs.json of 'nsbench report --json' (default:\n"
+			   "the costs.json of 'nsbench costs --json' (default:\n"
 			   "one beside the newest run's results files)"),
 		OPT_STRING("title", &o->pub.title, "TEXT",
 			   "the index page's title"),

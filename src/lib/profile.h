@@ -156,7 +156,7 @@ void nsb_prof_sides_where(FILE *f, const struct nsb_prof_sides *p,
 			  bool markdown);
 
 /*
- * nsbench plot --profile=FILE (profplot.c): per benchmark of `nsbench
+ * nsbench plot profile FILE (profplot.c): per benchmark of `nsbench
  * profile --json`, OUT_DIR/STEM-profile-<name>.{svg,png}.  0, or 2.
  */
 int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,

@@ -565,7 +565,7 @@ int nsb_pub_costs(struct nsb_pub *p)
 	fputs("<h1>In-boot check-cost table</h1>\n<p class=\"meta\">From <code>",
 	      f);
 	nsb_html_put(f, p->costs_path);
-	fputs("</code> (<code>nsbench report --json</code>): each check's "
+	fputs("</code> (<code>nsbench costs --json</code>): each check's "
 	      "cost per operation, switch on against off in the same boot; "
 	      "unit: ", f);
 	nsb_html_put(f, str_of(p->costs, "unit"));
