@@ -288,61 +288,13 @@ static int parse(struct hopts *o, int argc, char **argv)
 
 /* --- append and accept ------------------------------------------------ */
 
-/* The CI knows the commit it built; a guest's results may not. */
-static void set_commit(json_t *recs, const char *commit)
-{
-	json_t *r;
-	size_t i;
-
-	if (!commit)
-		return;
-	json_array_foreach(recs, i, r)
-		if (!json_object_get(r, "kernel_commit"))
-			json_object_set_new(r, "kernel_commit",
-					    json_string(commit));
-}
-
-static int append_run(struct hopts *o, const struct nsb_history *h,
-		      char **files, size_t n, json_t *all)
-{
-	char *run = o->run_id ? strdup(o->run_id) :
-		    nsb_history_run_id(files[0]);
-	const char *reason;
-	json_t *recs;
-	int ret = -1;
-
-	if (!run)
-		return -1;
-	if (nsb_history_has_run(h, run)) {
-		fprintf(stderr, "nsbench history: run %s is already in %s; "
-			"not appended again\n", run, h->path);
-		ret = 0;
-		goto out;
-	}
-	recs = nsb_history_records(files, n, run);
-	if (!recs)
-		goto out;
-	/* an interrupted run would read as a change point later */
-	reason = nsb_json_str(json_array_get(recs, 0), "end_reason");
-	if (reason && !o->incomplete) {
-		fprintf(stderr, "nsbench history: run %s ended early (%s); not "
-			"appended (--allow-incomplete to keep it)\n", run,
-			reason);
-		json_decref(recs);
-		ret = 0;
-		goto out;
-	}
-	set_commit(recs, o->commit);
-	ret = json_array_extend(all, recs);
-	json_decref(recs);
-out:
-	free(run);
-	return ret;
-}
-
-static int cmd_append(struct hopts *o, struct nsb_history *h, int nargs,
+static int sub_append(struct hopts *o, struct nsb_history *h, int nargs,
 		      char **args)
 {
+	const struct nsb_run_add add = {
+		.run_id = o->run_id, .commit = o->commit,
+		.incomplete = o->incomplete,
+	};
 	json_t *all = json_array();
 	size_t i;
 	int ret = 2;
@@ -353,11 +305,11 @@ static int cmd_append(struct hopts *o, struct nsb_history *h, int nargs,
 		goto out;
 	}
 	if (o->run_id) {
-		if (append_run(o, h, args, (size_t)nargs, all))
+		if (nsb_history_run_records(h, args, (size_t)nargs, &add, all))
 			goto out;
 	} else {
 		for (i = 0; i < (size_t)nargs; i++)
-			if (append_run(o, h, args + i, 1, all))
+			if (nsb_history_run_records(h, args + i, 1, &add, all))
 				goto out;
 	}
 	if (json_array_size(all) && nsb_history_append(o->history, all))
@@ -370,7 +322,7 @@ out:
 	return ret;
 }
 
-static int cmd_accept(struct hopts *o, struct nsb_history *h, int nargs,
+static int sub_accept(struct hopts *o, struct nsb_history *h, int nargs,
 		      char **args)
 {
 	const char *run;
@@ -572,7 +524,7 @@ static void too_short(const struct nsb_cp_opts *cp, size_t longest)
 		       cp->sig, need - longest);
 }
 
-static int cmd_views(struct hopts *o, const struct nsb_history *h)
+static int sub_views(struct hopts *o, const struct nsb_history *h)
 {
 	json_t *out = json_array(), *seen = json_object();
 	struct bench_view bv;
@@ -627,7 +579,7 @@ out:
 }
 
 /* The options `changes` takes decide the site's change points too. */
-static int cmd_publish(struct hopts *o, const struct nsb_history *h)
+static int sub_publish(struct hopts *o, const struct nsb_history *h)
 {
 	if (!o->pub.out || !*o->pub.out) {
 		fprintf(stderr, "nsbench history publish: no --out=DIR\n");
@@ -641,7 +593,7 @@ static int cmd_publish(struct hopts *o, const struct nsb_history *h)
 	return nsb_history_publish(&o->pub, h);
 }
 
-static int cmd_false_alarms(const struct hopts *o)
+static int sub_false_alarms(const struct hopts *o)
 {
 	static const char *const kind[] = { "Gaussian", "Student t(3)" };
 	double r;
@@ -679,23 +631,23 @@ int cmd_history(int argc, char **argv)
 		goto out_opts;
 	ret = 2;
 	if (o.false_alarms) {
-		ret = cmd_false_alarms(&o);
+		ret = sub_false_alarms(&o);
 		goto out_opts;
 	}
 	if (nsb_history_load(&h, o.history, stderr))
 		goto out;
 	if (o.sub == SUB_APPEND) {
-		ret = cmd_append(&o, &h, o.nargs, o.args);
+		ret = sub_append(&o, &h, o.nargs, o.args);
 	} else if (o.sub == SUB_ACCEPT) {
-		ret = cmd_accept(&o, &h, o.nargs, o.args);
+		ret = sub_accept(&o, &h, o.nargs, o.args);
 	} else if (o.nargs) {
 		fprintf(stderr, "nsbench history %s: unexpected '%s'\n",
 			sub_names[o.sub], o.args[0]);
 		nsb_usage_hint(&history_usage);
 	} else if (o.sub == SUB_PUBLISH) {
-		ret = cmd_publish(&o, &h);
+		ret = sub_publish(&o, &h);
 	} else {
-		ret = cmd_views(&o, &h);
+		ret = sub_views(&o, &h);
 	}
 out:
 	nsb_history_free(&h);

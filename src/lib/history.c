@@ -837,3 +837,56 @@ out:
 	free(text);
 	return ret;
 }
+
+/* The CI knows the commit it built; a guest's results may not. */
+static void set_commit(json_t *recs, const char *commit)
+{
+	json_t *r;
+	size_t i;
+
+	if (!commit)
+		return;
+	json_array_foreach(recs, i, r)
+		if (!json_object_get(r, "kernel_commit"))
+			json_object_set_new(r, "kernel_commit",
+					    json_string(commit));
+}
+
+int nsb_history_run_records(const struct nsb_history *h, char **files,
+			    size_t n, const struct nsb_run_add *add,
+			    json_t *all)
+{
+	char *run = add->run_id ? strdup(add->run_id) :
+		    nsb_history_run_id(files[0]);
+	const char *reason;
+	json_t *recs;
+	int ret = -1;
+
+	if (!run)
+		return -1;
+	if (nsb_history_has_run(h, run)) {
+		fprintf(stderr, "nsbench history: run %s is already in %s; "
+			"not appended again\n", run, h->path);
+		ret = 0;
+		goto out;
+	}
+	recs = nsb_history_records(files, n, run);
+	if (!recs)
+		goto out;
+	/* an interrupted run would read as a change point later */
+	reason = nsb_json_str(json_array_get(recs, 0), "end_reason");
+	if (reason && !add->incomplete) {
+		fprintf(stderr, "nsbench history: run %s ended early (%s); not "
+			"appended (--allow-incomplete to keep it)\n", run,
+			reason);
+		json_decref(recs);
+		ret = 0;
+		goto out;
+	}
+	set_commit(recs, add->commit);
+	ret = json_array_extend(all, recs);
+	json_decref(recs);
+out:
+	free(run);
+	return ret;
+}

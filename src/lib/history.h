@@ -115,10 +115,24 @@ const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r);
 json_t *nsb_history_accept_record(const char *run, const char *note);
 
 /*
- * Appends the objects of arr as lines in one write (see histio.c); a
+ * Appends the objects of arr as lines in one write (see history.c); a
  * symlink at path is followed only if it is the caller's own.
  */
 int nsb_history_append(const char *path, json_t *arr);
+/* What `history append` adds to a run's records, and whether it may. */
+struct nsb_run_add {
+	const char *run_id;	/* NULL: the first file's name */
+	const char *commit;	/* kernel_commit where a record has none */
+	bool incomplete;	/* an interrupted run too */
+};
+/*
+ * The records of one run of files onto all, unless h has the run already
+ * or it ended early (each said on stderr, 0 all the same); -1: no memory
+ * or bad files.
+ */
+int nsb_history_run_records(const struct nsb_history *h, char **files,
+			    size_t n, const struct nsb_run_add *add,
+			    json_t *all);
 
 /*
  * The CI coverage of the points' intervals: an order-statistic CI of the
