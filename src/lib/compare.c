@@ -12,7 +12,7 @@
  * Mann-Whitney p, plus a bootstrap ratio of medians.
  *
  * This file is the engine: nsb_comparison_init() and nsb_compare_load()
- * take options and files, no command line.  compare_cli.c parses the
+ * take options and files, no command line.  src/cmd/compare.c parses the
  * options every comparing command shares; compare_out.c prints the rows
  * as text, Markdown and JSON.
  */

@@ -2,8 +2,9 @@
 /*
  * compare.h — A/B comparison of two sides' samples, benchmark by benchmark,
  * shared by `nsbench compare`, `nsbench report` and `nsbench plot`: the
- * engine (compare.c), its command line (compare_cli.c) and its output
- * (compare_out.c), each section below headed by its file.
+ * engine (compare.c) and its output (compare_out.c), each section below
+ * headed by its file; the command line they share is src/cmd/compare.c's
+ * (cli.h).
  */
 #ifndef NSB_COMPARE_H
 #define NSB_COMPARE_H

@@ -72,7 +72,7 @@ struct nsb_history {
 	json_t *bench_first;	/* benchmark -> its first record in r[] */
 };
 
-/* --- histio.c: reading and appending the file -------------------------- */
+/* --- history.c: reading and appending the file ------------------------- */
 
 /*
  * Loads path; a missing file is an empty history.  Each corrupt,

@@ -3,7 +3,7 @@
  * profile.c — where a benchmark's instructions go (profile.h says what
  * the numbers mean): loading profiles (profile_import.c writes them),
  * pooling base against patched by round, the per-symbol tables of
- * `nsbench profile` (profile_cli.c) and the "where it goes" blocks of
+ * `nsbench profile` (src/cmd/profile.c) and the "where it goes" blocks of
  * `nsbench report` (abtable.c).
  */
 #include <dirent.h>
