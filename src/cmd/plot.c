@@ -117,38 +117,34 @@ static const struct nsb_usage ab_usage = {
 	.epilog = modes_about,
 };
 
-static const struct nsb_usage costs_usage = {
-	.who = WHO,
-	.synopsis = "nsbench plot costs [options] FILE\n"
-		    "nsbench plot --costs=FILE [options]  (the old spelling)",
-	.about = "The check costs of `nsbench costs --json` (on - off, same "
-		 "boot), as\n<stem>-costs.svg and .png.\n",
-};
-
-static const struct nsb_usage profile_usage = {
-	.who = WHO,
-	.synopsis = "nsbench plot profile [options] FILE\n"
-		    "nsbench plot --profile=FILE [options]  (the old spelling)",
-	.about = "Per benchmark of `nsbench profile --json`, each symbol's "
-		 "shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
-		 ".png.\n",
-};
-
-static const struct nsb_usage trend_usage = {
-	.who = WHO,
-	.synopsis = "nsbench plot trend [options] FILE\n"
-		    "nsbench plot --trend=FILE [options]  (the old spelling)",
-	.about = "A benchmark's history by run, as <stem>-trend: FILE has "
-		 "rows\n\"<UTC time> median ci_lo ci_hi [commit]\" (time as "
-		 "2026-12-03T08:30:00Z;\ntic labels: the commit, else the "
-		 "date; # starts a comment).\n",
-};
-
 enum plot_mode { MODE_AB, MODE_COSTS, MODE_PROFILE, MODE_TREND, NMODES };
 
 static const char *const mode_names[NMODES] = {
 	[MODE_AB] = "ab", [MODE_COSTS] = "costs", [MODE_PROFILE] = "profile",
 	[MODE_TREND] = "trend",
+};
+
+/* A mode that reads one FILE, and its old spelling --MODE=FILE. */
+#define FILE_MODE(m, text) {						\
+	.who = WHO,							\
+	.synopsis = "nsbench plot " m " [options] FILE\n"		\
+		    "nsbench plot --" m "=FILE [options]  (the old spelling)", \
+	.about = text,							\
+}
+
+static const struct nsb_usage mode_usage[NMODES] = {
+	[MODE_COSTS] = FILE_MODE("costs",
+		"The check costs of `nsbench costs --json` (on - off, same "
+		"boot), as\n<stem>-costs.svg and .png.\n"),
+	[MODE_PROFILE] = FILE_MODE("profile",
+		"Per benchmark of `nsbench profile --json`, each symbol's "
+		"shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
+		".png.\n"),
+	[MODE_TREND] = FILE_MODE("trend",
+		"A benchmark's history by run, as <stem>-trend: FILE has "
+		"rows\n\"<UTC time> median ci_lo ci_hi [commit]\" (time as "
+		"2026-12-03T08:30:00Z;\ntic labels: the commit, else the "
+		"date; # starts a comment).\n"),
 };
 
 /*
@@ -211,7 +207,8 @@ static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
 			   "FILE, the old way"),
 		OPT_END(),
 	};
-	const struct nsb_usage *u = profile ? &profile_usage : &costs_usage;
+	const struct nsb_usage *u = &mode_usage[profile ? MODE_PROFILE :
+						   MODE_COSTS];
 	int ret = nsb_parse_options(&argc, argv, opts, u, 0);
 
 	if (ret)
@@ -238,11 +235,12 @@ static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)
 		OPT_STRING("trend", &o->trend, "FILE", "FILE, the old way"),
 		OPT_END(),
 	};
-	int ret = nsb_parse_options(&argc, argv, opts, &trend_usage, 0);
+	const struct nsb_usage *u = &mode_usage[MODE_TREND];
+	int ret = nsb_parse_options(&argc, argv, opts, u, 0);
 
 	if (ret)
 		return ret == NSB_PARSE_HELP ? 0 : ret;
-	if (one_file(argc, argv, &o->trend, &trend_usage))
+	if (one_file(argc, argv, &o->trend, u))
 		return 2;
 	ret = nsb_plot_start(&o->p) ?: plot_trend(o);
 	nsb_plot_finish(&o->p);
