@@ -91,6 +91,7 @@ NSBENCH_GUEST_VERSION := $(shell c=$$(git log -1 --format=%H -- \
 # The project's libraries, named here because fragments refer to each
 # other's in prerequisites (expanded when read, whatever the include order).
 LIBNSB := $(O)/libnsb.a
+LIBNSBCMD := $(O)/libnsbcmd.a
 LIBNSBWL := $(O)/libnsbwl.a
 LIBNSBBENCH := $(O)/libnsbbench.a
 

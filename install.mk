@@ -48,28 +48,28 @@ $(NSB_VERSION_STAMP): FORCE
 	@echo '$(NSBENCH_VERSION)' | cmp -s - $@ || \
 		echo '$(NSBENCH_VERSION)' >$@
 
-$(O)/src/version.o: $(NSB_VERSION_STAMP)
+$(O)/src/lib/version.o: $(NSB_VERSION_STAMP)
 
 .PHONY: FORCE
 
 # --- man pages ------------------------------------------------------------
 # Rendered from the programs' own --help, so they never disagree with it.
-# Subcommands are the rows of src/commands.h (underscores typed as '-').
+# Subcommands are the rows of src/cmd/commands.h (underscores typed as '-').
 NSB_COMMANDS := $(shell sed -n 's/^NSB_CMD.\([a-z_]*\),.*/\1/p' \
-		  src/commands.h | tr _ -)
+		  src/cmd/commands.h | tr _ -)
 MAN_PAGES := $(O)/man/nsbench.1 $(O)/man/nsbench-bench.1 \
 	     $(NSB_COMMANDS:%=$(O)/man/nsbench-%.1)
 
-# help2man's NAME line: a command's summary from src/commands.h, quoted
+# help2man's NAME line: a command's summary from src/cmd/commands.h, quoted
 # for the shell's single quotes.
 sq = $(subst ','\'',$(1))
 cmd_summary = $(shell sed -n 's/^NSB_CMD.$(subst -,_,$(1)), "\(.*\)".$$/\1/p' \
-		src/commands.h)
+		src/cmd/commands.h)
 H2M = $(HELP2MAN) --no-info --no-discard-stderr --section=1 \
       --source='nsbench $(NSBENCH_VERSION)' --manual='nsbench'
 
 # nsbench(1) names the command pages under SEE ALSO.
-$(O)/man/nsbench.h2m: src/commands.h
+$(O)/man/nsbench.h2m: src/cmd/commands.h
 	@mkdir -p $(@D)
 	$(Q){ echo '[SEE ALSO]'; \
 	  for c in $(NSB_COMMANDS) bench; do echo ".BR nsbench-$$c (1),"; \
@@ -88,7 +88,7 @@ $(O)/man/nsbench-bench.1: $(O)/bench/nsbench-bench $(NSB_VERSION_STAMP)
 		--version-string='nsbench-bench $(NSBENCH_VERSION)' \
 		--output=$@ $<
 
-$(O)/man/nsbench-%.1: $(O)/nsbench src/commands.h $(NSB_VERSION_STAMP)
+$(O)/man/nsbench-%.1: $(O)/nsbench src/cmd/commands.h $(NSB_VERSION_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,MAN,$@)$(H2M) --name='$(call sq,$(call cmd_summary,$*))' \
 		--help-option='$* --help' \

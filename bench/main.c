@@ -33,8 +33,8 @@
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
 #include "workloads/lsm.h"
-#include "src/nsbench.h"
-#include "src/options.h"
+#include "src/lib/nsbench.h"
+#include "src/lib/options.h"
 #include "workloads/fixture.h"
 
 struct options {

@@ -257,9 +257,9 @@ ci_report() {
 	"$ab_sh" --merge "$out" "${shards[@]}" || die "merging the shards failed"
 	case "$k" in
 	checks)
-		"$nsb" report --markdown --out="$out/report.md" "$out/B" "$out/A" ||
-			die "nsbench report failed"
-		"$nsb" plot --costs="$out/costs.json" --out-dir="$out" \
+		"$nsb" costs --markdown --out="$out/report.md" "$out/B" "$out/A" ||
+			die "nsbench costs failed"
+		"$nsb" plot costs "$out/costs.json" --out-dir="$out" \
 			--stem=checks >/dev/null ||
 			echo "nsbench-ci: warning: no check-cost plots" >&2 ;;
 	ab)
@@ -304,11 +304,11 @@ if [ -n "$base" ]; then
 	"$ab_sh" --base none --series "$series" --base-ref "$base" \
 		"${common[@]}" || die "the A/B failed (exit $?)"
 else
-	# One kernel, no comparison: --checks is ab.sh's one-kernel mode
-	# (side B only) and a single shard of one stops it before its
-	# check-cost report, which a plan without cost steps has no use for.
+	# One kernel, no comparison: ab.sh --one-kernel boots side B only
+	# and stops before the check-cost report, which a plan without
+	# cost steps has no use for.
 	echo "nsbench-ci: no base commit: $head alone, series $series"
-	"$ab_sh" --checks --shard 1/1 --series "$series" "${common[@]}" ||
+	"$ab_sh" --one-kernel --series "$series" "${common[@]}" ||
 		die "the run failed (exit $?)"
 fi
 ls "$results"/B/*.json >/dev/null 2>&1 || die "no results in $results/B"

@@ -19,6 +19,10 @@
 #   --checks    one kernel, the toggles series (--series): every boot
 #               measures each check on and off in the same boot (plan
 #               guest/plans/checks.plan, `cost` steps)
+#   --one-kernel  --checks --shard 1/1 by its name: side B alone, its
+#               results and manifest, no comparison and no report
+#   --report-command CMD  with --checks: the command report.txt names
+#               as the one that reproduces the run (make run's)
 #   --stock     with --checks: also boot the unpatched kernel with the same plan and
 #               seeds (the toggles' own cost, one line of the report)
 #   --lsm-boots "LSM..."  with --checks: every round also boots the
@@ -104,7 +108,7 @@ checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
-lsm_boots='' frag_names=() apic=''
+lsm_boots='' frag_names=() apic='' report_cmd=''
 
 need() {
 	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
@@ -141,7 +145,9 @@ src_version() {
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--checks) checks=1 ;;
+	--one-kernel) checks=1; shard=1/1 ;;
 	--stock) stock=1 ;;
+	--report-command) need "$@"; report_cmd=$2; shift ;;
 	--lsm-boots) need "$@"; lsm_boots=$2; shift ;;
 	--base) need "$@"; base=$2; shift ;;
 	--series) need "$@"; series=$2; shift ;;
@@ -712,9 +718,10 @@ if [ "$checks" = 1 ]; then
 	for d in "$out"/[AB] "$out"/[AB]+*; do
 		ls "$d"/*.json >/dev/null 2>&1 && sdirs+=("$d")
 	done
-	progress "report" "$nsb report ${sdirs[*]}"
-	"$nsb" report --out="$out/report.txt" --json="$out/costs.json" \
-		"${sdirs[@]}" || die "nsbench report failed"
+	progress "report" "$nsb costs ${sdirs[*]}"
+	"$nsb" costs --out="$out/report.txt" --json="$out/costs.json" \
+		${report_cmd:+--command="$report_cmd"} "${sdirs[@]}" ||
+		die "nsbench costs failed"
 	progress "report" "$out/report.txt"
 elif ls "$out"/A/*.json >/dev/null 2>&1; then
 	progress "compare" "$nsb compare A -- B"

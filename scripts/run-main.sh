@@ -13,8 +13,9 @@
 #               boot, 6 rounds of three boots (no LSM, SELinux, Smack),
 #               boots in parallel (scripts/ab.sh --checks): results/
 #               run-<UTC>/;
-#   3. report   its report on screen (text), report.md, costs.json and
-#               the headline plot beside the results and under plots/.
+#   3. report   ab.sh's report (report.txt, costs.json) on screen, then
+#               report.md and the headline plot beside the results and
+#               under plots/.
 #
 # Environment: O (build dir, default build), NSB_RESULTS (default
 # results), NSB_STAGES (default "native checks"), NSB_MODE (auto|icount|
@@ -119,23 +120,23 @@ stage_checks() {
 	[ -z "${NSB_KERNEL:-}" ] || cmd="$cmd KERNEL=$NSB_KERNEL"
 
 	say "2/3 what each check costs: toggles kernel (Linux $kernel), ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
+	# ab.sh writes the report (report.txt, costs.json), naming $cmd as
+	# what reproduces the run; this stage adds report.md and the plot.
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
 		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
 		${lsms:+--lsm-boots "$lsms"} \
 		--mode "${NSB_MODE:-icount}" --rounds "${NSB_ROUNDS:-6}" \
 		--jobs "${NSB_JOBS:-$(nproc)}" --bench "$O/bench/nsbench-bench" \
-		--out "$dir"
+		--report-command "$cmd" --out "$dir"
 
 	say "3/3 report: $dir"
 	set --
 	for d in "$dir"/[AB] "$dir"/[AB]+*; do
 		ls "$d"/*.json >/dev/null 2>&1 && set -- "$@" "$d"
 	done
-	"$O/nsbench" report --command="$cmd" --out="$dir/report.txt" \
-		--json="$dir/costs.json" "$@"
-	"$O/nsbench" report --markdown --command="$cmd" --out="$dir/report.md" "$@"
-	"$O/nsbench" plot --costs="$dir/costs.json" --out-dir="$dir" --stem=costs >/dev/null
+	"$O/nsbench" costs --markdown --command="$cmd" --out="$dir/report.md" "$@"
+	"$O/nsbench" plot costs "$dir/costs.json" --out-dir="$dir" --stem=costs >/dev/null
 	mkdir -p plots
 	for f in "$dir"/costs-*.svg "$dir"/costs-*.png; do
 		[ -e "$f" ] && cp "$f" "plots/$stamp-$(basename "$f")"

@@ -8,5 +8,5 @@ TEST_PROGS += $(TEST_SRCS:%.c=$(O)/%)
 TEST_SCRIPTS += $(sort $(wildcard tests/t*.sh))
 SLOW_TESTS += $(sort $(wildcard tests/slow/*.sh))
 
-$(O)/tests/%: $(O)/tests/%.o $(LIBNSBBENCH) $(LIBNSBWL) $(LIBNSB)
+$(O)/tests/%: $(O)/tests/%.o $(LIBNSBBENCH) $(LIBNSBWL) $(LIBNSBCMD) $(LIBNSB)
 	$(call link_cxx,$(BENCH_LIBS) $(NSB_LIBS))

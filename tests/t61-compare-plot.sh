@@ -46,4 +46,24 @@ ok $? "trend SVG has its title"
 [ $? = 2 ] && grep -q none.dat "$tmp/err"
 ok $? "missing trend file: exit 2, file named"
 
+# the named modes: plot trend FILE, plot ab; the old spellings above
+mkdir -p "$tmp/named"
+"$NSB" plot trend "$tmp/trend.dat" --out-dir="$tmp/named" --format=svg \
+	--templates="$(dirname "$0")/../plots" --unit=insn \
+	--title="exec trend" >/dev/null 2>"$tmp/err" &&
+	cmp -s "$tmp/nsbench-trend.svg" "$tmp/named/nsbench-trend.svg"
+ok $? "plot trend FILE: the chart of plot --trend=FILE"
+"$NSB" plot ab --out-dir="$tmp/named" --format=svg \
+	--templates="$(dirname "$0")/../plots" \
+	"$FIX/base.json" -- "$FIX/patched.json" >/dev/null 2>"$tmp/err" &&
+	cmp -s "$tmp/nsbench-ab-fix_exec.svg" "$tmp/named/nsbench-ab-fix_exec.svg"
+ok $? "plot ab BASE -- PATCHED: the chart of plot BASE -- PATCHED"
+"$NSB" plot trend --help | grep -q -- '--title=TEXT' &&
+	! "$NSB" plot costs --help | grep -q -- '--title' &&
+	! "$NSB" plot --help | grep -q -- '--title'
+ok $? "each mode its own options: --title is plot trend's"
+"$NSB" plot trend --title=x >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'no FILE' "$tmp/err"
+ok $? "plot trend without FILE: exit 2"
+
 tap_done

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The in-boot check-cost engine (nsbench report without "--"): synthetic
+# The in-boot check-cost engine (nsbench costs; nsbench report without
+# "--" is its old spelling): synthetic
 # interleaved results with known shifts must come out as given, an off/off
 # pair must be "same", a residual beyond the limit marks a row unreliable,
 # stock files give the provenance line, and bad input is refused naming
@@ -190,4 +191,40 @@ mk "$tmp/dec" yes nodev 6 'sys/open/dev/self/depth:8/manual_time!:3330:-813:0'
 	--templates="$top/plots" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'no row with a shift' "$tmp/err"
 ok $? "plot --costs leaves out the rows the check decides"
+
+# --- the named command: nsbench costs; report without "--" its old name --
+"$nsb" costs --json="$tmp/t-new.json" "$tmp/t" >"$tmp/t-new.txt" 2>&1 &&
+	"$nsb" report --json="$tmp/t-old.json" "$tmp/t" >"$tmp/t-old.txt" 2>&1 &&
+	cmp -s "$tmp/t-new.txt" "$tmp/t-old.txt" &&
+	cmp -s "$tmp/t-new.json" "$tmp/t-old.json" &&
+	grep -q 'what each userns mount check costs' "$tmp/t-new.txt"
+ok $? "nsbench costs DIR: what nsbench report DIR wrote, byte for byte"
+"$nsb" costs --help >"$tmp/h" && grep -q '^usage: nsbench costs ' "$tmp/h" &&
+	grep -q -- '--command=CMD' "$tmp/h" && ! grep -q -- '--gate' "$tmp/h"
+ok $? "nsbench costs --help: its own usage and options"
+"$nsb" help 2>&1 | grep -q '^  costs '
+ok $? "nsbench help lists costs"
+"$nsb" report --help >"$tmp/h" && grep -q 'BASE... -- PATCHED' "$tmp/h" &&
+	grep -q 'no "--": nsbench costs' "$tmp/h"
+ok $? "nsbench report --help: report's own, naming the old spelling"
+"$nsb" costs >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q '^nsbench costs: no results files' "$tmp/err"
+ok $? "nsbench costs without files: exit 2, named"
+if command -v gnuplot >/dev/null; then
+	"$nsb" plot costs "$tmp/t-new.json" --out-dir="$tmp/pnew" \
+		--templates="$top/plots" >"$tmp/pnew.out" 2>&1 &&
+		"$nsb" plot --costs="$tmp/t-new.json" --out-dir="$tmp/pold" \
+		--templates="$top/plots" >/dev/null 2>&1 &&
+		cmp -s "$tmp/pnew/nsbench-costs.svg" "$tmp/pold/nsbench-costs.svg"
+	ok $? "plot costs FILE: the chart of plot --costs=FILE"
+else
+	skip 1 "no gnuplot"
+fi
+"$nsb" plot costs >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'no FILE' "$tmp/err"
+ok $? "plot costs without FILE: exit 2"
+"$nsb" plot costs --costs="$tmp/t-new.json" "$tmp/t-new.json" \
+	>/dev/null 2>"$tmp/err"
+[ $? = 2 ]
+ok $? "plot costs: FILE and --costs=FILE both: exit 2"
 tap_done

@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 		for d in "$@"; do cp "$d"/A/*.json "$out/A/"; cp "$d"/B/*.json "$out/B/"; done
 		exit 0 ;;
 	--out) out=$2; shift ;;
-	--checks) checks=1 ;;
+	--checks|--one-kernel) checks=1 ;;
 	esac
 	shift
 done
@@ -86,9 +86,9 @@ job night1 "$zeros" icount-base.json --accept
 [ "$rc" = 0 ]
 ok $? "nightly (base all zeros), first run: exit 0 (exit $rc)"
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/night1.log"
-has "$tmp/night1/ab.args" '--checks --shard 1/1' &&
+has "$tmp/night1/ab.args" '--one-kernel' &&
 	! has "$tmp/night1/ab.args" '--base-ref'
-ok $? "... one kernel (ab.sh --checks --shard 1/1), no base build"
+ok $? "... one kernel (ab.sh --one-kernel: --checks --shard 1/1), no base build"
 has "$tmp/night1/ab.args" "--ref $head"
 ok $? "... of the head commit"
 [ -f "$tmp/night1/out/gate-history.ktap" ] &&

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t97-completion.sh — the bash completion (contrib/completion/nsbench.bash)
-# against the real tables: every row of src/commands.h, every option of
+# against the real tables: every row of src/cmd/commands.h, every option of
 # every command's table (as its --help renders it), history's
 # subcommands, nsbench-bench's options and libbenchmark's, and the values
 # an option lists.  The completion reads them from --help, so a command
@@ -42,11 +42,11 @@ table_options() {
 		sed 's/^ *\(-h, \)\{0,1\}//'
 }
 
-sed -n 's/^NSB_CMD(\([a-z_]*\),.*/\1/p' "$top/src/commands.h" | tr _ - \
+sed -n 's/^NSB_CMD(\([a-z_]*\),.*/\1/p' "$top/src/cmd/commands.h" | tr _ - \
 	>"$tmp/commands"
 comp "$NSB" ''
 offers "$tmp/commands"
-ok $? "nsbench <TAB>: all $(wc -l <"$tmp/commands") rows of src/commands.h$(tr '\n' ' ' <"$tmp/missing")"
+ok $? "nsbench <TAB>: all $(wc -l <"$tmp/commands") rows of src/cmd/commands.h$(tr '\n' ' ' <"$tmp/missing")"
 comp "$NSB" his
 [ "$(cat "$tmp/c")" = history ]
 ok $? "nsbench his<TAB>: history"
@@ -69,6 +69,23 @@ ok $? "nsbench history <TAB>: $(tr '\n' ' ' <"$tmp/want")"
 comp "$NSB" history changes --fa
 [ "$(cat "$tmp/c")" = --false-alarms ]
 ok $? "nsbench history changes --fa<TAB>: --false-alarms"
+
+# plot's modes: the words, and each mode's own options
+comp "$NSB" plot ''
+[ "$(sort "$tmp/c" | tr '\n' ' ')" = "ab costs profile trend " ]
+ok $? "nsbench plot <TAB>: ab costs profile trend"
+for m in ab costs profile trend; do
+	table_options "$NSB" plot "$m" >"$tmp/want"
+	comp "$NSB" plot "$m" --
+	[ -s "$tmp/want" ] && offers "$tmp/want" ||
+		bad="$bad plot $m:$(tr '\n' ' ' <"$tmp/missing")"
+done
+comp "$NSB" plot trend --ti
+[ -z "$bad" ] && [ "$(cat "$tmp/c")" = --title= ]
+ok $? "nsbench plot MODE --<TAB>: each mode's table${bad:+ (missing$bad)}"
+comp "$NSB" plot costs --ti
+[ -z "$(tr -d '\n' <"$tmp/c")" ]
+ok $? "nsbench plot costs --ti<TAB>: nothing (--title is trend's)"
 
 # nsbench-bench: ours, and libbenchmark's "[--benchmark_x=...]"
 { table_options "$BENCH"

@@ -41,8 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/nsbench.h"
-#include "src/cli.h"
+#include "src/lib/nsbench.h"
+#include "src/cmd/cli.h"
 #include "tests/tap.h"
 
 #define FIX		"tests/fixtures/"
@@ -62,8 +62,8 @@
 #else
 #define SLOW_TIMEOUT	TIMEOUT
 #endif
-#define RESULTS_CAP	(256UL << 20)	/* src/jsonio.c */
-#define HISTORY_CAP	(1UL << 30)	/* src/histio.c */
+#define RESULTS_CAP	(256UL << 20)	/* src/lib/jsonio.c */
+#define HISTORY_CAP	(1UL << 30)	/* src/lib/history.c */
 
 /* What a case is, for the commands that read it. */
 enum kind {

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/ktap.h"
-#include "src/nsbench.h"
-#include "src/cli.h"
+#include "src/lib/ktap.h"
+#include "src/lib/nsbench.h"
+#include "src/cmd/cli.h"
 #include "tests/tap.h"
 
 #define FIX "tests/fixtures/history/"

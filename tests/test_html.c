@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/html.h"
+#include "src/lib/html.h"
+#include "src/lib/svgtrend.h"
 #include "tests/tap.h"
 
 /* What fn wrote for s, malloc'd. */

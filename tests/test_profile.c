@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_profile.c — src/profile.c's pooling on profiles with a known
+ * test_profile.c — src/lib/profile.c's pooling on profiles with a known
  * answer: symbol X costs exactly 4001 more instructions per op on the
  * patched side in each of 6 rounds, Y moves by a jitter of median 0; an
  * A/A (the same profiles on both sides) has no significant symbol.
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "tests/tap.h"
-#include "src/nsbench.h"
-#include "src/profile.h"
+#include "src/lib/nsbench.h"
+#include "src/lib/profile.h"
 
 #define ROUNDS	6
 #define PERIOD	10007

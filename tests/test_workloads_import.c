@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/nsbench.h"
-#include "src/cli.h"
+#include "src/lib/nsbench.h"
+#include "src/cmd/cli.h"
 #include "tests/tap.h"
 
 static char dir[] = "/tmp/nsb-import-test.XXXXXX";

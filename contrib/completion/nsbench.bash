@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bash completion for nsbench and nsbench-bench: commands, history's
-# subcommands, options and the values an option lists (--mode=native|kvm|
-# tcg|icount, --benchmark_format=<console|json|csv>), else file names.
+# subcommands and plot's modes (each mode with its own options), options
+# and the values an option lists (--mode=native|kvm|tcg|icount,
+# --benchmark_format=<console|json|csv>), else file names.
 #
 # Nothing is listed here: every word comes from the programs' own --help,
 # which options.c renders from the option tables, so a command or option
@@ -85,7 +86,8 @@ _nsbench()
 	local nsbench=${COMP_WORDS[0]} cmd= sub= i
 
 	COMPREPLY=()
-	# the command (and history's subcommand): the first words not options
+	# the command (and history's subcommand, plot's mode): the first
+	# words not options
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
 		-*|=) ;;
@@ -112,16 +114,18 @@ _nsbench()
 			     "${COMP_WORDS[COMP_CWORD]}"))
 		return 0
 	fi
-	if [ -z "$sub" ] && [ "${COMP_WORDS[COMP_CWORD]#-}" = \
-	     "${COMP_WORDS[COMP_CWORD]}" ]; then
-		local subs
+	local subs
 
-		subs=$(_nsbench_subcommands "$nsbench" "$cmd")
-		if [ -n "$subs" ]; then
-			COMPREPLY=($(compgen -W "$subs" -- \
-				     "${COMP_WORDS[COMP_CWORD]}"))
-			return 0
-		fi
+	subs=$(_nsbench_subcommands "$nsbench" "$cmd")
+	if [ -z "$sub" ] && [ "${COMP_WORDS[COMP_CWORD]#-}" = \
+	     "${COMP_WORDS[COMP_CWORD]}" ] && [ -n "$subs" ]; then
+		COMPREPLY=($(compgen -W "$subs" -- "${COMP_WORDS[COMP_CWORD]}"))
+		return 0
+	fi
+	# a mode with its own options (plot costs): its --help
+	if [ -n "$sub" ] && printf '%s\n' $subs | grep -qx -- "$sub"; then
+		_nsbench_complete "$nsbench" "$cmd" "$sub"
+		return 0
 	fi
 	_nsbench_complete "$nsbench" "$cmd"
 }

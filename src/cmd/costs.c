@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * costs.c — `nsbench costs FILE|DIR...`: what each userns mount check
+ * costs, from the in-boot check A/B of one toggles kernel (results whose
+ * context names nsbench_check; src/lib/costs.h computes the tables), with
+ * the provenance; runs of several kernel releases give each release's
+ * tables, then the change of each later one against the first.
+ * `nsbench report FILE|DIR...` (no "--") is its old spelling.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/costs.h"
+#include "src/lib/nsbench.h"
+#include "src/lib/options.h"
+#include "src/lib/provenance.h"
+#include "src/lib/xversion.h"
+#include "src/cmd/cli.h"
+
+struct costs_opts {
+	bool markdown;
+	const char *out, *json, *command;
+};
+
+static const struct nsb_usage costs_usage = {
+	.who = "nsbench costs",
+	.synopsis = "nsbench costs [options] FILE|DIR...\n"
+		    "nsbench report [options] FILE|DIR...  (the old spelling)",
+	.about = "The in-boot check A/B of the toggles kernel (results whose "
+		 "context\nnames nsbench_check; a DIR gives its *.json).  Opens "
+		 "with what each\ncheck costs, then the 2015 forms, the A/A "
+		 "residuals, the toggles' own\ncost (from stock files of the "
+		 "same plan, if given) and the provenance.\nRuns of several "
+		 "kernel releases: each release's tables, then the\nchange of "
+		 "each later one against the first.\n",
+	.epilog = "Exit: 0, or 2 on bad input.  (Two kernels: "
+		  "nsbench report BASE... -- PATCHED...)\n",
+};
+
+/* The options, then argv[1..*argc) the files; 0, NSB_PARSE_HELP or 2. */
+static int costs_parse(int *argc, char **argv, struct costs_opts *o)
+{
+	const struct nsb_option opts[] = {
+		OPT_BOOL("markdown", &o->markdown,
+			 "Markdown instead of plain text"),
+		OPT_STRING("out", &o->out, "FILE",
+			   "write FILE (atomically) instead of stdout"),
+		OPT_STRING("json", &o->json, "FILE",
+			   "also the rows as JSON (for plot costs)"),
+		OPT_STRING("command", &o->command, "CMD",
+			   "the host command that reproduces the run"),
+		OPT_END(),
+	};
+	int r = nsb_parse_options(argc, argv, opts, &costs_usage, 0);
+
+	if (r)
+		return r;
+	if (*argc < 2) {
+		fprintf(stderr, "nsbench costs: no results files\n");
+		nsb_usage_hint(&costs_usage);
+		return 2;
+	}
+	return 0;
+}
+
+static int costs_write(const struct nsb_costs *c, const struct costs_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
+	int ret = 0;
+
+	if (!f)
+		return 2;
+	if (o->markdown)
+		fprintf(f, "## nsbench: what each userns mount check costs\n\n");
+	else
+		fprintf(f, "nsbench: what each userns mount check costs\n\n");
+	nsb_costs_print(f, c, o->markdown);
+	nsb_prov_costs(f, o->markdown, c, o->command);
+	if (o->out) {
+		fclose(f);
+		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
+	}
+	free(text);
+	if (!ret && o->json) {
+		json_t *j = nsb_costs_json(c);
+
+		ret = !j || nsb_json_write_atomic(o->json, j) ? 2 : 0;
+		json_decref(j);
+	}
+	return ret;
+}
+
+/* --- several kernel versions: each one's tables, then the change ------ */
+
+#define XV_MAX	4
+
+/* The side of version v, a new one if there is room; NULL if not. */
+static struct nsb_xv_side *xv_side(struct nsb_xv_side *xv, size_t *n,
+				   const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(xv[i].version, v))
+			return &xv[i];
+	if (*n == XV_MAX)
+		return NULL;
+	snprintf(xv[*n].version, sizeof(xv[*n].version), "%s", v);
+	nsb_costs_init(&xv[*n].costs);
+	/* counted even when init failed: the caller frees what it holds */
+	return xv[(*n)++].costs.fam ? &xv[*n - 1] : NULL;
+}
+
+/* Release order: 6.1.192 before 6.12.118 before 7.0 ("unknown" last). */
+static int cmp_version(const void *pa, const void *pb)
+{
+	const struct nsb_xv_side *a = pa, *b = pb;
+	int ua = !strcmp(a->version, "unknown");
+	int ub = !strcmp(b->version, "unknown");
+
+	return ua != ub ? ua - ub : strverscmp(a->version, b->version);
+}
+
+/* Each file into the tables of its kernel version; -1 on bad input. */
+static int xv_load(struct nsb_xv_side *xv, size_t *n, char **files)
+{
+	char v[64];
+	size_t i;
+
+	for (i = 0; files[i]; i++) {
+		struct nsb_xv_side *s;
+
+		if (nsb_xv_file_version(files[i], v, sizeof(v)))
+			return -1;
+		s = xv_side(xv, n, v);
+		if (!s) {
+			fprintf(stderr, "nsbench costs: %s: more than %d "
+				"kernel releases (or out of memory)\n",
+				files[i], XV_MAX);
+			return -1;
+		}
+		if (nsb_costs_load(&s->costs, files[i]))
+			return -1;
+	}
+	qsort(xv, *n, sizeof(*xv), cmp_version);
+	for (i = 0; i < *n; i++) {
+		const char *rel = nsb_json_str(xv[i].costs.ctx,
+					       "kernel_release");
+
+		snprintf(xv[i].release, sizeof(xv[i].release), "%.63s",
+			 rel ? rel : xv[i].version);
+		if (nsb_costs_compute(&xv[i].costs))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Runs of several kernel versions: each version's report, one after
+ * the other, then the change of each later version against the first.
+ */
+static int xv_write(const struct nsb_xv_side *xv, size_t n,
+		    const struct costs_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
+	json_t *j = json_object(), *vers = json_object(), *cross = json_array();
+	int ret = 2;
+
+	if (!f || !j || !vers || !cross)
+		goto out;
+	fprintf(f, o->markdown ? "## nsbench: what each userns mount check "
+		"costs, on %zu kernel releases\n\n" : "nsbench: what each "
+		"userns mount check costs, on %zu kernel releases\n\n", n);
+	for (i = 1; i < n; i++) {
+		if (nsb_xv_print(f, &xv[0], &xv[i], o->markdown))
+			goto out;
+		json_array_append_new(cross, nsb_xv_json(&xv[0], &xv[i]));
+		fputc('\n', f);
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(f, o->markdown ? "\n## Linux %s\n\n" :
+			"\n== Linux %s ==\n\n", xv[i].release);
+		nsb_costs_print(f, &xv[i].costs, o->markdown);
+		nsb_prov_costs(f, o->markdown, &xv[i].costs,
+			       o->command);
+		json_object_set_new(vers, xv[i].version,
+				    nsb_costs_json(&xv[i].costs));
+	}
+	ret = 0;
+	if (o->out) {
+		fclose(f);
+		f = NULL;
+		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
+	}
+	json_object_set(j, "versions", vers);
+	json_object_set(j, "cross_version", cross);
+	if (!ret && o->json)
+		ret = nsb_json_write_atomic(o->json, j) ? 2 : 0;
+out:
+	if (f && f != stdout)
+		fclose(f);
+	free(text);
+	json_decref(vers);
+	json_decref(cross);
+	json_decref(j);
+	return ret;
+}
+
+int cmd_costs(int argc, char **argv)
+{
+	struct costs_opts o = { 0 };
+	struct nsb_xv_side xv[XV_MAX];
+	char **files = NULL;
+	size_t n = 0, k;
+	int ret = costs_parse(&argc, argv, &o), i;
+
+	if (ret)
+		return ret == NSB_PARSE_HELP ? 0 : ret;
+	files = nsb_costs_expand(argv + 1, argc - 1);
+	ret = 2;
+	if (!files || xv_load(xv, &n, files))
+		goto out;
+	if (n == 1)
+		ret = costs_write(&xv[0].costs, &o);
+	else if (n > 1)
+		ret = xv_write(xv, n, &o);
+	else
+		fprintf(stderr, "nsbench costs: no results files\n");
+out:
+	for (i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+	for (k = 0; k < n; k++)
+		nsb_costs_free(&xv[k].costs);
+	return ret;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stamp.c — `nsbench stamp [OPTION]... FILE...`: the host's values into
+ * the results files a guest wrote (guest/run-qemu.sh runs it per boot),
+ * by src/lib/stamp.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "src/lib/nsbench.h"
+#include "src/lib/options.h"
+#include "src/lib/stamp.h"
+#include "src/cmd/cli.h"
+
+#define WHO "nsbench stamp"
+
+static int add_pair(const struct nsb_option *opt, const char *value)
+{
+	struct nsb_pairs *ps = opt->value;
+	char *arg = (char *)value;	/* argv's own string: ours to cut */
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg) {
+		fprintf(stderr, WHO ": --%s wants NAME=VALUE, not '%s'\n",
+			opt->name, arg);
+		return -2;
+	}
+	if (ps->n == NSB_STAMP_MAX_PAIRS) {
+		fprintf(stderr, WHO ": more than %d --%s options\n", NSB_STAMP_MAX_PAIRS,
+			opt->name);
+		return -2;
+	}
+	*eq = 0;
+	ps->p[ps->n++] = (struct nsb_pair){ arg, eq + 1 };
+	return 0;
+}
+
+static const struct nsb_usage usage = {
+	.who = WHO,
+	.synopsis = "nsbench stamp [OPTION]... FILE...",
+	.about = "The host's values into results files a guest wrote, in "
+		 "place, each file\nrewritten atomically or not at all "
+		 "(guest/run-qemu.sh runs it per boot).\n",
+	.epilog = "Applied in that order, whatever the order given.  Exit 0 "
+		  "when every FILE\nwas stamped, 2 at the first that could not "
+		  "be (named; it is unchanged).\n",
+};
+
+/* --kernel-meta=FILE: build.sh's meta.json, loaded now. */
+static int load_meta(const struct nsb_option *opt, const char *arg)
+{
+	struct nsb_stamp *st = opt->value;
+
+	json_decref(st->meta);
+	st->meta = nsb_json_load(arg);
+	if (!st->meta)
+		return -2;
+	if (!json_is_object(st->meta)) {
+		nsb_bad(arg, "--kernel-meta: not a JSON object (build.sh's "
+			"meta.json)");
+		return -2;
+	}
+	return 0;
+}
+
+/* The options; then argv[1..*argc) the files.  0, NSB_PARSE_HELP or 2. */
+static int parse(int *argc, char **argv, struct nsb_stamp *st)
+{
+	const struct nsb_option opts[] = {
+		OPT_CALLBACK("fill", &st->fill, "NAME=VALUE",
+			     "replace @NAME@ in every string value", add_pair),
+		OPT_CALLBACK("default", &st->dflt, "KEY=VALUE",
+			     "context KEY = VALUE where the file has none",
+			     add_pair),
+		OPT_CALLBACK("kernel-meta", st, "FILE",
+			     "the kernel as built (build.sh's meta.json): its\n"
+			     "source, commit, describe, series hash and build\n"
+			     "key; its config hash, release and series where\n"
+			     "the context has none (\"\" or \"unknown\")",
+			     load_meta),
+		OPT_CALLBACK("set", &st->set, "KEY=VALUE", "context KEY = VALUE",
+			     add_pair),
+		OPT_END(),
+	};
+	int r = nsb_parse_options(argc, argv, opts, &usage, 0);
+
+	if (r)
+		return r;
+	if (*argc < 2) {
+		fprintf(stderr, WHO ": no results file given\n");
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_stamp(int argc, char **argv)
+{
+	struct nsb_stamp st = { 0 };
+	int ret = parse(&argc, argv, &st);
+
+	for (int i = 1; !ret && i < argc; i++)
+		if (nsb_stamp_file(argv[i], &st))
+			ret = 2;
+	json_decref(st.meta);
+	return ret == NSB_PARSE_HELP ? 0 : ret;
+}

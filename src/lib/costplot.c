@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * costplot.c — `nsbench plot --costs=FILE`: the headline figure of the
+ * check costs from `nsbench report --json` (plots/costs.gp).  Labels go
+ * to gnuplot in the data file, cleaned to a plain alphabet, and every
+ * path as a quoted string value: nothing from a results file becomes
+ * gnuplot code.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/lib/costs.h"
+#include "src/lib/gnuplot.h"
+#include "src/lib/nsbench.h"
+
+#define WHO "nsbench plot"
+#define COST_ROWS 32	/* rows of one chart: ~900 px high */
+
+/* A label for the data file: letters, digits and / : . _ + - only. */
+static void clean_label(char *buf, size_t len, const char *seed,
+			const char *label, const char *lsm)
+{
+	size_t i;
+
+	/* the LSM the boot had active, where there was one */
+	if (lsm && strcmp(lsm, "none"))
+		snprintf(buf, len, "%s %s %s", seed, lsm, label);
+	else
+		snprintf(buf, len, "%s %s", seed, label);
+	for (i = 0; buf[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789/:._+- ", buf[i]))
+			buf[i] = '_';
+}
+
+static double num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/* o[key] is a finite number (json_number_value gave 0 for "x"). */
+static bool finite_at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) && isfinite(json_number_value(v));
+}
+
+/*
+ * The rows as nsbench report --json writes them: a string or a number
+ * where a number is drawn became 0 and was plotted as a measurement.
+ * Returns 0, or -1 after naming the first bad row.
+ */
+static int check_rows(const char *json, json_t *rows)
+{
+	static const char *const nums[] = { "pct", "pct_lo", "pct_hi" };
+	static const char *const ends[] = { "est", "lo", "hi" };
+	json_t *r, *sh;
+	size_t i, k;
+
+	json_array_foreach(rows, i, r) {
+		if (!json_is_object(r))
+			return nsb_bad(json, "rows[%zu]: expected an object", i);
+		sh = json_object_get(r, "shift");
+		if (!json_is_object(sh))
+			continue;	/* skipped or failed: not drawn */
+		for (k = 0; k < 3; k++) {
+			if (!finite_at(sh, ends[k]))
+				return nsb_bad(json, "rows[%zu].shift.%s: "
+					       "expected a number", i, ends[k]);
+			if (!finite_at(r, nums[k]))
+				return nsb_bad(json, "rows[%zu].%s: expected a "
+					       "number", i, nums[k]);
+		}
+		for (k = 0; k < 2; k++)
+			if (!nsb_json_str(r, k ? "label" : "seed"))
+				return nsb_bad(json, "rows[%zu].%s: expected a "
+					       "string", i, k ? "label" : "seed");
+	}
+	return 0;
+}
+
+/*
+ * Rows from..to of those with a shift as the template's data (f may be
+ * NULL to count); returns how many rows have a shift in all.
+ */
+static int write_data(FILE *f, json_t *rows, int from, int to)
+{
+	json_t *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(rows, i, r) {
+		json_t *sh = json_object_get(r, "shift");
+		char label[160];
+
+		if (!json_is_object(sh))
+			continue;	/* skipped or failed row */
+		/* a refused op is behaviour: its -800 would flatten the axis */
+		if (json_is_true(json_object_get(r, "decides")))
+			continue;
+		if (!f || n < from || n >= to) {
+			n++;
+			continue;
+		}
+		clean_label(label, sizeof(label),
+			    nsb_json_str(r, "seed") ?: "?",
+			    nsb_json_str(r, "label") ?: "?",
+			    nsb_json_str(r, "lsm"));
+		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n",
+			++n - from, num(sh, "est"), num(sh, "lo"),
+			num(sh, "hi"), num(r, "pct"), num(r, "pct_lo"),
+			num(r, "pct_hi"), label,
+			!json_is_true(json_object_get(r, "unreliable")));
+	}
+	return n;
+}
+
+/* Part p of np, per rows each: rows p * per.. in svg and png. */
+static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
+		      int per, const char *out_dir, const char *stem,
+		      const char *templates)
+{
+	bool icount = json_is_true(json_object_get(root, "icount"));
+	char *data = NULL, *base = NULL, name[32], suffix[16] = "", title[128];
+	struct nsb_gp_args a = {
+		.kind = "costs", .title = title,
+		.unit = icount ? "instructions" : "ns",
+	};
+	int ret = -1, rows = n - p * per;
+	FILE *f;
+
+	if (rows > per)
+		rows = per;
+	snprintf(name, sizeof(name), "costs-%d.dat", p);
+	f = nsb_gp_create(tmp, name, &data);
+	if (!f)
+		return -1;
+	write_data(f, json_object_get(root, "rows"), p * per,
+		   p * per + rows);
+	if (fclose(f))
+		goto out;
+	snprintf(title, sizeof(title), "What each userns mount check costs "
+		 "(on - off, same boot)");
+	if (np > 1) {
+		snprintf(suffix, sizeof(suffix), "-%d", p + 1);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 " (%d of %d)", p + 1, np);
+	}
+	if (asprintf(&base, "%s/%s-costs%s", out_dir, stem, suffix) < 0)
+		goto out;
+	a.datafile = data;
+	ret = nsb_gp_plot_rows(tmp, templates, &a, base, 120 + 24 * rows, rows,
+			       WHO);
+	free(base);
+out:
+	free(data);
+	return ret;
+}
+
+int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
+		   const char *templates)
+{
+	json_t *root = nsb_json_load(json), *rows;
+	char tmp[PATH_MAX] = "";
+	int n, p, np, ret = 2;
+
+	if (!root)
+		return 2;
+	rows = json_object_get(root, "rows");
+	if (!json_is_array(rows)) {
+		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
+			"of nsbench report --json)\n", json);
+		goto out;
+	}
+	if (check_rows(json, rows))
+		goto out;
+	n = write_data(NULL, rows, 0, 0);
+	if (!n) {
+		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
+		goto out;
+	}
+	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "costplot"))
+		goto out;
+	/* as few charts as COST_ROWS allows, their rows shared out evenly */
+	np = (n + COST_ROWS - 1) / COST_ROWS;
+	if (np > NSB_GP_MAX_CHARTS) {
+		fprintf(stderr, WHO ": %s: %d rows; the first %d in %d charts, "
+			"%d rows left out\n", json, n,
+			NSB_GP_MAX_CHARTS * COST_ROWS, NSB_GP_MAX_CHARTS,
+			n - NSB_GP_MAX_CHARTS * COST_ROWS);
+		np = NSB_GP_MAX_CHARTS;
+		n = NSB_GP_MAX_CHARTS * COST_ROWS;
+	}
+	for (p = 0; p < np; p++)
+		if (costs_part(tmp, root, n, p, np, (n + np - 1) / np,
+			       out_dir, stem, templates))
+			goto out;
+	ret = 0;
+out:
+	if (*tmp)
+		nsb_gp_rmtmp(tmp);
+	json_decref(root);
+	return ret;
+}

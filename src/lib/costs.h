@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * costs.h — what each userns mount check costs: the in-boot A/B of the
+ * userns-checks-toggles kernel (guest/init.sh, `cost` steps).
+ *
+ * Every results file of such a run (nsbench-bench --interleave=SWITCH)
+ * names its switch (nsbench_check) and whether the kernel had it
+ * (nsbench_check_applied yes|no); each benchmark entry carries the median
+ * cost per operation with the switch on (nsb_on) and in the first and
+ * second off chunk of each quad (nsb_off1, nsb_off2), all from one run.
+ * Per switch and benchmark the engine forms on against off (the cost)
+ * and off2 against off1 (the A/A residual) per round and pools the rounds
+ * with the comparison engine (nsb_effect: median of the per-round
+ * differences, sign-test CI, Wilcoxon p).  Files of a kernel without the
+ * switches (stock) running the same plan give the provenance line: what
+ * the toggles' own branches cost.
+ */
+#ifndef NSB_COSTS_H
+#define NSB_COSTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "src/lib/compare.h"
+
+/* A switch of the toggles series and the seed patch whose check it is. */
+struct nsb_check {
+	const char *sw;		/* kernel.userns_checks.<sw> */
+	const char *seed;	/* "005" */
+	const char *what;	/* the check, a few words */
+	const char *path;	/* the hot path it sits on */
+	bool form;		/* a 2015 form against today's (2nd table) */
+};
+
+struct nsb_cost_row {
+	const char *name;	/* benchmark name */
+	struct nsb_effect cost;	/* on against off, same boot */
+	struct nsb_effect aa;	/* second off block against the first */
+	struct nsb_effect toggles;	/* toggles (on) against stock */
+	bool has_aa, has_stock, unreliable;
+	bool decides;		/* the check refuses or allows the op: its
+				 * shift is behaviour, not a cost */
+	/*
+	 * A fixture per state (a check read at mount time): what each
+	 * state's mount gave before the clock, and whether they differ
+	 * (labelled apart: the row's two states run different code).
+	 */
+	bool has_states, states_differ;
+	/*
+	 * Two mounts are two instances: the init-owned control of the same
+	 * operation (the row with the same name at depth 0, whose mounts
+	 * behave alike) shows what the second mount differs by without the
+	 * check.  net = shift - the control's shift, its CI the difference
+	 * of the two CIs' far ends (conservative).
+	 */
+	bool has_net;
+	struct nsb_interval net;
+};
+
+/* The LSMs a boot can have active (context nsbench_lsm). */
+extern const char *const nsb_cost_lsms[];
+#define NSB_COST_NLSM 3
+
+/* One check under one LSM: its rows pool over the boots of that LSM. */
+struct nsb_cost_family {
+	const struct nsb_check *chk;
+	const char *lsm;	/* "none", "selinux", "smack" */
+	struct nsb_side on, off, off1, off2, stock;
+	struct nsb_cost_row *rows;
+	size_t n;
+	double aa_max;		/* largest |A/A residual| of its rows */
+	json_t *decides;	/* names of rows whose op the check decides */
+	json_t *states;		/* name: [off result, on result] */
+};
+
+struct nsb_costs {
+	struct nsb_cmp_opts o;
+	struct nsb_cost_family *fam;	/* per known switch and LSM */
+	size_t nfam;
+	size_t nfiles, nstock;
+	const char *unit, *unit_file;
+	bool icount;
+	double aa_limit;	/* a residual beyond it: unreliable */
+	json_t *ctx;		/* first toggles file's context */
+	json_t *stock_ctx;	/* first stock file's context, or NULL */
+};
+
+/* The switches the engine knows, NULL-terminated by sw. */
+extern const struct nsb_check nsb_checks[];
+
+/* Does the file's context carry nsbench_check?  -1 if unreadable. */
+int nsb_costs_is_input(const char *path);
+/*
+ * Expands arguments (files, or directories: their *.json, sorted) into
+ * a malloc'd NULL-terminated list; NULL after printing why.
+ */
+char **nsb_costs_expand(char **args, int n);
+
+void nsb_costs_init(struct nsb_costs *c);
+/* Adds one results file; on bad input prints "file: why", returns -1. */
+int nsb_costs_load(struct nsb_costs *c, const char *path);
+/* Forms every row; -1 after printing why (e.g. nothing to compare). */
+int nsb_costs_compute(struct nsb_costs *c);
+void nsb_costs_free(struct nsb_costs *c);
+
+/* The two tables, the residuals and the provenance line (72 columns). */
+void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown);
+json_t *nsb_costs_json(const struct nsb_costs *c);
+/* Count of rows per verdict; unreliable rows count as noisy. */
+void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
+
+/* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
+void nsb_cost_family_title(char *buf, size_t len,
+			   const struct nsb_cost_family *fam);
+/* Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/... */
+void nsb_cost_label(char *buf, size_t len, const char *name);
+/* A per-op value in the run's unit: whole units from 1000 on. */
+void nsb_fmt_insn(char *buf, size_t len, double v);
+/* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
+void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
+
+/* --- costplot.c --------------------------------------------------------- */
+
+/* The headline figure from a costs JSON: OUT_DIR/STEM-costs.{svg,png}. */
+int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
+		   const char *templates);
+
+#endif /* NSB_COSTS_H */
