@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -600,148 +601,38 @@ static void aa_cell(char *buf, size_t len, const void *row,
 		snprintf(buf, len, "none");
 }
 
-/* A column's JSON value is its cell, as the text table has it. */
-static json_t *cell_json(void (*cell)(char *, size_t, const void *,
-				      const void *, enum nsb_tfmt),
-			 const void *row)
-{
-	char buf[256];
+NSB_ROW_JSON(lsm_json, struct fam_row, json_string(r->fam->lsm))
+NSB_ROW_JSON(check_json, struct fam_row, json_string(r->fam->chk->what))
+NSB_ROW_JSON(form_json, struct fam_row, json_boolean(r->fam->chk->form))
+NSB_ROW_JSON(name_json, struct fam_row, json_string(r->r->name))
+NSB_ROW_JSON(unreliable_json, struct fam_row, json_boolean(r->r->unreliable))
+NSB_ROW_JSON(decides_json, struct fam_row, json_boolean(r->r->decides))
 
-	cell(buf, sizeof(buf), row, NULL, NSB_TEXT);
-	return json_string(buf);
-}
-
-static json_t *seed_json(const void *row, const void *ctx)
+/* A number of the cost (struct nsb_effect) at c->field, if measured. */
+static json_t *cost_num(const struct nsb_col *c, const void *row,
+			const void *ctx)
 {
 	(void)ctx;
-	return cell_json(seed_cell, row);
+	return row_measured(row) ? json_real(*(const double *)
+			       ((const char *)COST(row) + c->field)) : NULL;
 }
 
-static json_t *switch_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return cell_json(switch_cell, row);
-}
-
-static json_t *lsm_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(ROW(row)->fam->lsm);
-}
-
-static json_t *label_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return cell_json(label_cell, row);
-}
-
-static json_t *verdict_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return cell_json(verdict_cell, row);
-}
-
-static json_t *check_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(ROW(row)->fam->chk->what);
-}
-
-static json_t *form_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_boolean(ROW(row)->fam->chk->form);
-}
-
-static json_t *name_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(ROW(row)->r->name);
-}
-
-static json_t *unreliable_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_boolean(ROW(row)->r->unreliable);
-}
-
-static json_t *decides_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_boolean(ROW(row)->r->decides);
-}
-
-static json_t *states_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return ROW(row)->r->has_states ?
-	       json_boolean(ROW(row)->r->states_differ) : NULL;
-}
-
-static json_t *net_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return ROW(row)->r->has_net ? nsb_interval_json(&ROW(row)->r->net) :
-	       NULL;
-}
-
-/* The numbers of a measured row: NULL (no key) for the others. */
-static json_t *off_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_real(COST(row)->base) : NULL;
-}
-
-static json_t *shift_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? nsb_interval_json(&COST(row)->shift) : NULL;
-}
-
-static json_t *pct_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_real(COST(row)->pct) : NULL;
-}
-
-static json_t *pct_lo_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_real(COST(row)->lo_pct) : NULL;
-}
-
-static json_t *pct_hi_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_real(COST(row)->hi_pct) : NULL;
-}
-
-static json_t *rounds_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_integer((json_int_t)COST(row)->rounds) :
-	       NULL;
-}
-
-static json_t *p_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return row_measured(row) ? json_real(COST(row)->p) : NULL;
-}
-
-static json_t *aa_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return ROW(row)->r->has_aa ? nsb_interval_json(&ROW(row)->r->aa.shift) :
-	       NULL;
-}
-
-static json_t *toggles_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return ROW(row)->r->has_stock ?
-	       nsb_interval_json(&ROW(row)->r->toggles.shift) : NULL;
-}
+NSB_ROW_JSON(rounds_json, struct fam_row,
+	     row_measured(r) ?
+	     json_integer((json_int_t)r->r->cost.rounds) : NULL)
+NSB_ROW_JSON(shift_json, struct fam_row,
+	     row_measured(r) ?
+	     nsb_interval_json(&r->r->cost.shift) : NULL)
+NSB_ROW_JSON(states_json, struct fam_row,
+	     r->r->has_states ?
+	     json_boolean(r->r->states_differ) : NULL)
+NSB_ROW_JSON(net_json, struct fam_row,
+	     r->r->has_net ? nsb_interval_json(&r->r->net) : NULL)
+NSB_ROW_JSON(aa_json, struct fam_row,
+	     r->r->has_aa ? nsb_interval_json(&r->r->aa.shift) : NULL)
+NSB_ROW_JSON(toggles_json, struct fam_row,
+	     r->r->has_stock ?
+	     nsb_interval_json(&r->r->toggles.shift) : NULL)
 
 #define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
 
@@ -752,17 +643,21 @@ static json_t *toggles_json(const void *row, const void *ctx)
  */
 static const struct nsb_col cost_cols[] = {
 	{ .head = "patch", .flags = NSB_COL_MD, .cell = seed_cell,
-	  .key = "seed", .json_at = 1, .json = seed_json },
+	  .key = "seed", .json_at = 1, .json = nsb_cell_json },
 	{ .head = "check", .flags = NSB_COL_MD | NSB_COL_CODE,
 	  .cell = switch_cell, .key = "switch", .json_at = 0,
-	  .json = switch_json },
+	  .json = nsb_cell_json },
+	{ .key = "check", .json_at = 2, .json = check_json },
+	{ .key = "form", .json_at = 3, .json = form_json },
 	{ .head = "LSM", .flags = NSB_COL_MD, .cell = lsm_cell,
 	  .key = "lsm", .json_at = 9, .json = lsm_json },
 	{ .head = "scenario", .width = 23, .flags = BOTH | NSB_COL_CODE |
 	  NSB_COL_OWN_LINE, .cell = label_cell, .key = "label",
-	  .json_at = 5, .json = label_json },
+	  .json_at = 5, .json = nsb_cell_json },
+	{ .key = "name", .json_at = 4, .json = name_json },
 	{ .head = "off", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
-	  .cell = off_cell, .key = "off", .json_at = 12, .json = off_json },
+	  .cell = off_cell, .key = "off", .json_at = 12, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, base) },
 	{ .head = "on", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
 	  .cell = on_cell },
 	{ .head = "shift [95% CI]", .width = 17, .flags = BOTH,
@@ -770,22 +665,23 @@ static const struct nsb_col cost_cols[] = {
 	  .json = shift_json },
 	{ .head = "% op", .md_head = "% of op", .width = 6,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = pct_cell, .key = "pct",
-	  .json_at = 14, .json = pct_json },
+	  .json_at = 14, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, pct) },
+	{ .key = "pct_lo", .json_at = 15, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, lo_pct) },
+	{ .key = "pct_hi", .json_at = 16, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, hi_pct) },
+	{ .key = "rounds", .json_at = 17, .json = rounds_json },
+	{ .key = "p", .json_at = 18, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, p) },
 	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
-	  .key = "verdict", .json_at = 6, .json = verdict_json },
-	{ .head = "A/A residual", .flags = NSB_COL_MD, .cell = aa_cell,
-	  .key = "aa", .json_at = 19, .json = aa_json },
-	{ .key = "check", .json_at = 2, .json = check_json },
-	{ .key = "form", .json_at = 3, .json = form_json },
-	{ .key = "name", .json_at = 4, .json = name_json },
+	  .key = "verdict", .json_at = 6, .json = nsb_cell_json },
 	{ .key = "unreliable", .json_at = 7, .json = unreliable_json },
 	{ .key = "decides", .json_at = 8, .json = decides_json },
+	{ .head = "A/A residual", .flags = NSB_COL_MD, .cell = aa_cell,
+	  .key = "aa", .json_at = 19, .json = aa_json },
 	{ .key = "states_differ", .json_at = 10, .json = states_json },
 	{ .key = "net_of_control", .json_at = 11, .json = net_json },
-	{ .key = "pct_lo", .json_at = 15, .json = pct_lo_json },
-	{ .key = "pct_hi", .json_at = 16, .json = pct_hi_json },
-	{ .key = "rounds", .json_at = 17, .json = rounds_json },
-	{ .key = "p", .json_at = 18, .json = p_json },
 	{ .key = "toggles", .json_at = 20, .json = toggles_json },
 };
 

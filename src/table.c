@@ -197,7 +197,7 @@ json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 					next = c->json_at;
 				continue;
 			}
-			v = c->json(row, t->ctx);
+			v = c->json(c, row, t->ctx);
 			if (v && json_object_set_new(o, c->key, v)) {
 				json_decref(o);
 				return NULL;
@@ -207,6 +207,15 @@ json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 			break;
 	}
 	return o;
+}
+
+json_t *nsb_cell_json(const struct nsb_col *c, const void *row,
+		      const void *ctx)
+{
+	char buf[CELL];
+
+	c->cell(buf, sizeof(buf), row, ctx, NSB_TEXT);
+	return json_string(buf);
 }
 
 json_t *nsb_interval_json(const struct nsb_interval *i)

@@ -43,7 +43,10 @@ struct nsb_col {
 	const char *key;	/* JSON key; NULL: not in JSON */
 	int json_at;		/* the key's place in a JSON row (ascending) */
 	/* The JSON value of row; NULL leaves the key out of this row. */
-	json_t *(*json)(const void *row, const void *ctx);
+	json_t *(*json)(const struct nsb_col *c, const void *row,
+			const void *ctx);
+	size_t field;		/* for json: the offset of the value it
+				 * shows, in a struct of the table's */
 };
 
 struct nsb_table {
@@ -71,6 +74,24 @@ void nsb_cost_label(char *buf, size_t len, const char *name);
 void nsb_fmt_insn(char *buf, size_t len, double v);
 /* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
 void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
+
+/*
+ * A json function that is one expression of the row, a const type * r:
+ * NSB_ROW_JSON(lsm_json, struct fam_row, json_string(r->fam->lsm))
+ */
+#define NSB_ROW_JSON(name, type, expr)					\
+static json_t *name(const struct nsb_col *c, const void *row,		\
+		    const void *ctx)					\
+{									\
+	const type *r = row;						\
+									\
+	(void)c, (void)ctx;						\
+	return expr;							\
+}
+
+/* A json function: the column's text cell as a JSON string. */
+json_t *nsb_cell_json(const struct nsb_col *c, const void *row,
+		      const void *ctx);
 
 /* {est, lo, hi, level}: a bound that is not a number is null. */
 json_t *nsb_interval_json(const struct nsb_interval *i);

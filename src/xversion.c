@@ -12,6 +12,7 @@
  * the larger A/A residual of its two versions, as every icount row is.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,92 +201,64 @@ static void verdict_cell(char *buf, size_t len, const void *row,
 		 fmt == NSB_MD ? " *" : "*");
 }
 
-static json_t *switch_json(const void *row, const void *ctx)
+NSB_ROW_JSON(switch_json, struct xv_row, json_string(r->fa->chk->sw))
+NSB_ROW_JSON(lsm_json, struct xv_row, json_string(r->fa->lsm))
+NSB_ROW_JSON(name_json, struct xv_row, json_string(r->ra->name))
+
+/* Each version's shift: of the row of version A (ra) or B (rb). */
+static json_t *shift_json(const struct nsb_col *c, const void *row,
+			  const void *ctx)
 {
+	const struct nsb_cost_row *r = *(const struct nsb_cost_row *const *)
+				       ((const char *)row + c->field);
+
 	(void)ctx;
-	return json_string(XV(row)->fa->chk->sw);
+	return nsb_interval_json(&r->cost.shift);
 }
 
-static json_t *lsm_json(const void *row, const void *ctx)
+NSB_ROW_JSON(verdict_json, struct xv_row, json_string(xv_verdict(r)))
+NSB_ROW_JSON(decides_json, struct xv_row, json_boolean(r->decides))
+NSB_ROW_JSON(change_json, struct xv_row,
+	     r->verdict < NSB_SKIP ?
+	     nsb_interval_json(&r->change) : NULL)
+static json_t *change_num(const struct nsb_col *c, const void *row,
+			  const void *ctx)
 {
 	(void)ctx;
-	return json_string(XV(row)->fa->lsm);
-}
-
-static json_t *name_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(XV(row)->ra->name);
-}
-
-static json_t *a_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return nsb_interval_json(&XV(row)->ra->cost.shift);
-}
-
-static json_t *b_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return nsb_interval_json(&XV(row)->rb->cost.shift);
-}
-
-static json_t *verdict_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(xv_verdict(XV(row)));
-}
-
-static json_t *decides_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_boolean(XV(row)->decides);
-}
-
-/* The change, its p and band: of a row both versions measured. */
-static json_t *change_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return XV(row)->verdict < NSB_SKIP ?
-	       nsb_interval_json(&XV(row)->change) : NULL;
-}
-
-static json_t *p_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return XV(row)->verdict < NSB_SKIP ? json_real(XV(row)->p) : NULL;
-}
-
-static json_t *band_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return XV(row)->verdict < NSB_SKIP ? json_real(XV(row)->band) : NULL;
+	return XV(row)->verdict < NSB_SKIP ? json_real(*(const double *)
+		((const char *)row + c->field)) : NULL;
 }
 
 #define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
 
 /* The heads of columns A and B are the versions: set per table. */
-enum { COL_A = 2, COL_B = 3 };
+enum { COL_A = 5, COL_B = 6 };
 
 static const struct nsb_col xv_cols[] = {
 	{ .head = "check", .flags = NSB_COL_MD, .cell = check_cell },
+	{ .key = "switch", .json_at = 0, .json = switch_json },
+	{ .key = "lsm", .json_at = 1, .json = lsm_json },
 	{ .head = "scenario", .width = 24, .flags = BOTH,
 	  .cell = label_cell },
+	{ .key = "name", .json_at = 2, .json = name_json },
 	[COL_A] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
-		    .cell = a_cell, .key = "a", .json_at = 3, .json = a_json },
+		    .cell = a_cell, .key = "a", .json_at = 3,
+		    .json = shift_json,
+		    .field = offsetof(struct xv_row, ra) },
 	[COL_B] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
-		    .cell = b_cell, .key = "b", .json_at = 4, .json = b_json },
+		    .cell = b_cell, .key = "b", .json_at = 4,
+		    .json = shift_json,
+		    .field = offsetof(struct xv_row, rb) },
 	{ .head = "change", .md_head = "change [95% CI]", .width = 16,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = change_cell,
 	  .key = "change", .json_at = 7, .json = change_json },
+	{ .key = "p", .json_at = 8, .json = change_num,
+	  .field = offsetof(struct xv_row, p) },
+	{ .key = "band", .json_at = 9, .json = change_num,
+	  .field = offsetof(struct xv_row, band) },
 	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
 	  .key = "verdict", .json_at = 5, .json = verdict_json },
-	{ .key = "switch", .json_at = 0, .json = switch_json },
-	{ .key = "lsm", .json_at = 1, .json = lsm_json },
-	{ .key = "name", .json_at = 2, .json = name_json },
 	{ .key = "decides", .json_at = 6, .json = decides_json },
-	{ .key = "p", .json_at = 8, .json = p_json },
-	{ .key = "band", .json_at = 9, .json = band_json },
 };
 
 #define NCOLS	(sizeof(xv_cols) / sizeof(*xv_cols))

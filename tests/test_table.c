@@ -39,24 +39,19 @@ static void kg_cell(char *buf, size_t len, const void *row,
 			 (const char *)ctx);
 }
 
-static json_t *name_json(const void *row, const void *ctx)
-{
-	(void)ctx;
-	return json_string(((const struct fruit *)row)->name);
-}
-
-static json_t *kg_json(const void *row, const void *ctx)
+static json_t *kg_json(const struct nsb_col *c, const void *row,
+		       const void *ctx)
 {
 	double kg = ((const struct fruit *)row)->kg;
 
-	(void)ctx;
+	(void)c, (void)ctx;
 	return isnan(kg) ? NULL : json_real(kg);
 }
 
 static const struct nsb_col cols[] = {
 	{ .head = "fruit", .width = 8, .flags = NSB_COL_TEXT | NSB_COL_MD |
 	  NSB_COL_CODE | NSB_COL_OWN_LINE, .cell = name_cell, .key = "name",
-	  .json_at = 1, .json = name_json },
+	  .json_at = 1, .json = nsb_cell_json },
 	{ .head = "kg", .md_head = "weight", .width = 5, .flags =
 	  NSB_COL_TEXT | NSB_COL_MD | NSB_COL_RIGHT, .cell = kg_cell,
 	  .key = "kg", .json_at = 0, .json = kg_json },
