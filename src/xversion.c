@@ -68,15 +68,15 @@ static long round_shifts(const struct nsb_cost_family *f,
 	return *d ? k : -1;
 }
 
+/* The row of f named name, or NULL. */
 static const struct nsb_cost_row *find_row(const struct nsb_cost_family *f,
 					   const char *name)
 {
-	size_t j;
+	size_t j = 0;
 
-	for (j = 0; j < f->n; j++)
-		if (!strcmp(f->rows[j].name, name))
-			return &f->rows[j];
-	return NULL;
+	while (j < f->n && strcmp(f->rows[j].name, name))
+		j++;
+	return j < f->n ? &f->rows[j] : NULL;
 }
 
 /* The change of x->rb against x->ra; -1 out of memory. */
