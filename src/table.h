@@ -25,9 +25,9 @@ enum nsb_tfmt { NSB_TEXT, NSB_MD };
 #define NSB_COL_TEXT	0x01	/* a column of the text table */
 #define NSB_COL_MD	0x02	/* a column of the Markdown table */
 #define NSB_COL_RIGHT	0x04	/* right-aligned: a number */
-#define NSB_COL_CODE	0x08	/* Markdown: a code span (names from data) */
-#define NSB_COL_OWN_LINE 0x10	/* text: a cell wider than the column goes
-				 * on a line of its own above the row */
+#define NSB_COL_CODE	0x08	/* Markdown: a code span (data) */
+/* text: a cell wider than the column goes on a line of its own above */
+#define NSB_COL_OWN_LINE 0x10
 
 struct nsb_col {
 	const char *head;	/* text header */
@@ -41,7 +41,7 @@ struct nsb_col {
 	void (*cell)(char *buf, size_t len, const void *row, const void *ctx,
 		     enum nsb_tfmt fmt);
 	const char *key;	/* JSON key; NULL: not in JSON */
-	int json_at;		/* the key's place in a JSON row (ascending) */
+	int json_at;		/* the key's place in a JSON row */
 	/* The JSON value of row; NULL leaves the key out of this row. */
 	json_t *(*json)(const struct nsb_col *c, const void *row,
 			const void *ctx);
