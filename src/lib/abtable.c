@@ -17,15 +17,15 @@
 
 #include "src/lib/abtable.h"
 #include "src/lib/compare.h"
-#include "src/lib/costs.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/profile.h"
+#include "src/lib/table.h"
 
-#define LABEL_W 20
-#define SHIFT_W 20
-
-/* Length of the family prefix of name: "sys/exec/", "models/sget/". */
-static size_t family_len(const char *name)
+/*
+ * Length of the family prefix of name with its '/': "sys/exec/" of
+ * "sys/exec/vfork/...", 0 for a name of fewer than three parts.
+ */
+static size_t family_prefix(const char *name)
 {
 	const char *p = strchr(name, '/');
 
@@ -37,38 +37,162 @@ static size_t family_len(const char *name)
 
 static bool same_family(const char *a, const char *b)
 {
-	size_t n = family_len(a);
+	size_t n = family_prefix(a);
 
-	return n && n == family_len(b) && !strncmp(a, b, n);
+	return n && n == family_prefix(b) && !strncmp(a, b, n);
 }
 
-static void text_row(FILE *f, const struct nsb_comparison *c,
-		     const struct nsb_row *r)
+/* --- the columns --------------------------------------------------------- */
+
+static bool measured(const struct nsb_row *r)
 {
-	char label[96], a[32], b[32], sh[96], pct[32], line[400], under[96];
+	return r->e.verdict < NSB_SKIP;
+}
+
+static void family_cell(char *buf, size_t len, const void *row,
+			const void *ctx, enum nsb_tfmt fmt)
+{
+	const char *name = ((const struct nsb_row *)row)->name;
+	size_t n = family_prefix(name);
+
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%.*s", n ? (int)n - 1 : 0, name);
+}
+
+/* The text table has the family above its rows: the rest of the name. */
+static void scenario_cell(char *buf, size_t len, const void *row,
+			  const void *ctx, enum nsb_tfmt fmt)
+{
+	const char *name = ((const struct nsb_row *)row)->name;
+
+	(void)ctx;
+	nsb_cost_label(buf, len, name + (fmt == NSB_TEXT ?
+					 family_prefix(name) : 0));
+}
+
+static void side_cell(char *buf, size_t len, const struct nsb_row *r,
+		      bool patched)
+{
 	const struct nsb_effect *e = &r->e;
 
-	nsb_cost_label(label, sizeof(label), r->name + family_len(r->name));
-	if (e->verdict >= NSB_SKIP) {
+	*buf = 0;
+	if (!measured(r))
+		return;
+	if (patched)
+		nsb_fmt_insn(buf, len, e->paired ? e->base + e->shift.est :
+			     r->sb.median);
+	else
+		nsb_fmt_insn(buf, len, e->paired ? e->base : r->sa.median);
+}
+
+static void base_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	side_cell(buf, len, row, false);
+}
+
+static void patched_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	side_cell(buf, len, row, true);
+}
+
+static void shift_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (measured(r))
+		nsb_fmt_shift(buf, len, &r->e.shift);
+}
+
+static void pct_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)ctx;
+	*buf = 0;
+	if (measured(r))
+		snprintf(buf, len, fmt == NSB_TEXT ? "%+.2f" : "%+.3f%%",
+			 r->e.pct);
+}
+
+/* The verdict, '*' where the A/A residual set the band; in Markdown the
+ * user's threshold beside it (text: a line under the row). */
+static void verdict_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+	const struct nsb_effect *e = &r->e;
+	char under[96];
+
+	if (!measured(r)) {
+		snprintf(buf, len, "%s", nsb_verdict_name(e->verdict));
+		return;
+	}
+	nsb_fmt_under(under, sizeof(under), ctx, e);
+	if (fmt == NSB_TEXT)
+		*under = 0;
+	snprintf(buf, len, "%s%s%s%s%s", nsb_verdict_name(e->verdict),
+		 e->band > NSB_ICOUNT_BAND ? fmt == NSB_TEXT ? "*" : "\\*" :
+		 "", *under ? " (" : "", under, *under ? ")" : "");
+}
+
+static void aa_cell(char *buf, size_t len, const void *row,
+		    const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (!measured(r))
+		return;
+	if (r->has_aa && r->aa.verdict < NSB_SKIP)
+		nsb_fmt_shift(buf, len, &r->aa.shift);
+	else
+		snprintf(buf, len, "not measured");
+}
+
+#define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
+
+static const struct nsb_col ab_cols[] = {
+	{ .head = "family", .flags = NSB_COL_MD | NSB_COL_CODE,
+	  .cell = family_cell },
+	{ .head = "scenario", .width = 20, .flags = BOTH | NSB_COL_CODE |
+	  NSB_COL_OWN_LINE, .cell = scenario_cell },
+	{ .head = "base", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = base_cell },
+	{ .head = "patch", .md_head = "patched", .width = 6,
+	  .flags = BOTH | NSB_COL_RIGHT, .cell = patched_cell },
+	{ .head = "shift [95% CI]", .width = 20, .flags = BOTH,
+	  .cell = shift_cell },
+	{ .head = "% op", .md_head = "% of op", .width = 6,
+	  .flags = BOTH | NSB_COL_RIGHT, .cell = pct_cell },
+	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell },
+	{ .head = "A/A residual", .flags = NSB_COL_MD, .cell = aa_cell },
+};
+
+static void text_row(FILE *f, const struct nsb_table *t,
+		     const struct nsb_row *r)
+{
+	char label[NSB_LABEL_MAX], line[400], under[96];
+	const struct nsb_effect *e = &r->e;
+
+	if (!measured(r)) {
+		scenario_cell(label, sizeof(label), r, t->ctx, NSB_TEXT);
 		snprintf(line, sizeof(line), "%s: %s (%s)", label,
 			 nsb_verdict_name(e->verdict), e->note);
 		nsb_wrap_hang(f, "  ", "      ", line);
 		return;
 	}
-	nsb_fmt_insn(a, sizeof(a), e->paired ? e->base : r->sa.median);
-	nsb_fmt_insn(b, sizeof(b), e->paired ? e->base + e->shift.est :
-		     r->sb.median);
-	nsb_fmt_shift(sh, sizeof(sh), &e->shift);
-	snprintf(pct, sizeof(pct), "%+.2f", e->pct);
-	if (strlen(label) > LABEL_W) {
-		fprintf(f, "  %s\n", label);
-		*label = 0;
-	}
-	fprintf(f, "  %-*s %6s %6s %-*s %6s %s%s\n", LABEL_W, label, a, b,
-		SHIFT_W, sh, pct, nsb_verdict_name(e->verdict),
-		e->band > NSB_ICOUNT_BAND ? "*" : "");
+	nsb_table_row(f, t, r, NSB_TEXT);
 	/* the user's threshold beside the verdict, never instead of it */
-	nsb_fmt_under(under, sizeof(under), c, e);
+	nsb_fmt_under(under, sizeof(under), t->ctx, e);
 	if (*under) {
 		snprintf(line, sizeof(line), "%s, %s", nsb_verdict_name(
 			 e->verdict), under);
@@ -109,9 +233,10 @@ static void text_residual(FILE *f, const struct nsb_comparison *c,
 	nsb_wrap(f, "    ", line);
 }
 
-static void text_table(FILE *f, const struct nsb_comparison *c,
+static void text_table(FILE *f, const struct nsb_table *t,
 		       const struct nsb_prof_sides *p)
 {
+	const struct nsb_comparison *c = t->ctx;
 	char line[400];
 	size_t i, start;
 
@@ -130,16 +255,16 @@ static void text_table(FILE *f, const struct nsb_comparison *c,
 		 "the op; verdict against %s.", c->base.icount ?
 		 "instructions" : "ns", band);
 	nsb_wrap(f, "", line);
-	fprintf(f, "\n  %-*s %6s %6s %-*s %6s %s\n", LABEL_W, "scenario",
-		"base", "patch", SHIFT_W, "shift [95% CI]", "% op", "verdict");
+	fputc('\n', f);
+	nsb_table_head(f, t, NSB_TEXT);
 	for (start = 0; start < c->n; start = i) {
 		const char *name = c->rows[start].name;
-		size_t n = family_len(name);
+		size_t n = family_prefix(name);
 
 		fprintf(f, "%.*s\n", n ? (int)n - 1 : (int)strlen(name), name);
 		for (i = start; i < c->n && (i == start ||
 		     same_family(name, c->rows[i].name)); i++) {
-			text_row(f, c, &c->rows[i]);
+			text_row(f, t, &c->rows[i]);
 			nsb_prof_sides_where(f, p, c, i, false);
 		}
 		text_residual(f, c, start, i);
@@ -152,53 +277,15 @@ static void text_table(FILE *f, const struct nsb_comparison *c,
 	}
 }
 
-/* "| `family` | `scenario`": the family is the name's first n - 1 bytes. */
-static void md_names(FILE *f, const char *name, size_t n, const char *label)
-{
-	char *family = strndup(name, n ? n - 1 : 0);
-
-	fputs("| ", f);
-	nsb_md_put_code(f, family ? family : "");
-	fputs(" | ", f);
-	nsb_md_put_code(f, label);
-	free(family);
-}
-
-static void md_table(FILE *f, const struct nsb_comparison *c,
+static void md_table(FILE *f, const struct nsb_table *t,
 		     const struct nsb_prof_sides *p)
 {
+	const struct nsb_comparison *c = t->ctx;
 	size_t i;
 
-	fprintf(f, "| family | scenario | base | patched | shift [95%% CI] | "
-		"%% of op | verdict | A/A residual |\n"
-		"|---|---|---:|---:|---|---:|---|---|\n");
-	for (i = 0; i < c->n; i++) {
-		const struct nsb_row *r = &c->rows[i];
-		const struct nsb_effect *e = &r->e;
-		size_t n = family_len(r->name);
-		char label[96], a[32], b[32], sh[96], aa[96], under[96];
-
-		nsb_cost_label(label, sizeof(label), r->name);
-		md_names(f, r->name, n, label);
-		if (e->verdict >= NSB_SKIP) {
-			fprintf(f, " | | | | | %s | |\n",
-				nsb_verdict_name(e->verdict));
-			continue;
-		}
-		nsb_fmt_insn(a, sizeof(a), e->paired ? e->base : r->sa.median);
-		nsb_fmt_insn(b, sizeof(b), e->paired ? e->base + e->shift.est
-			     : r->sb.median);
-		nsb_fmt_shift(sh, sizeof(sh), &e->shift);
-		if (r->has_aa && r->aa.verdict < NSB_SKIP)
-			nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
-		else
-			snprintf(aa, sizeof(aa), "not measured");
-		nsb_fmt_under(under, sizeof(under), c, e);
-		fprintf(f, " | %s | %s | %s | %+.3f%% | %s%s%s%s%s | %s |\n",
-			a, b, sh, e->pct, nsb_verdict_name(e->verdict),
-			e->band > NSB_ICOUNT_BAND ? "\\*" : "",
-			*under ? " (" : "", under, *under ? ")" : "", aa);
-	}
+	nsb_table_head(f, t, NSB_MD);
+	for (i = 0; i < c->n; i++)
+		nsb_table_row(f, t, &c->rows[i], NSB_MD);
 	/* a table cannot hold a block under a row: each after the table */
 	for (i = 0; i < c->n; i++)
 		nsb_prof_sides_where(f, p, c, i, true);
@@ -212,12 +299,14 @@ void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p)
 {
+	struct nsb_table t = { ab_cols, sizeof(ab_cols) / sizeof(*ab_cols), c,
+			       "  " };
 	char line[400];
 
 	if (markdown)
-		md_table(f, c, p);
+		md_table(f, &t, p);
 	else
-		text_table(f, c, p);
+		text_table(f, &t, p);
 	fputc('\n', f);
 	nsb_fmt_counts(line, sizeof(line), c);
 	strcat(line, ".");

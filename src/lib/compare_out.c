@@ -9,6 +9,7 @@
 
 #include "src/lib/compare.h"
 #include "src/lib/nsbench.h"
+#include "src/lib/table.h"
 
 #define COLS		72
 
@@ -401,19 +402,12 @@ static json_t *summary_json(const struct nsb_summary *s)
 			 "ci_level", nsb_json_num(s->ci_level));
 }
 
-static json_t *interval_json(const struct nsb_interval *i)
-{
-	return json_pack("{s:o,s:o,s:o,s:o}", "est", nsb_json_num(i->est),
-			 "lo", nsb_json_num(i->lo), "hi", nsb_json_num(i->hi),
-			 "level", nsb_json_num(i->level));
-}
-
 static json_t *effect_json(const struct nsb_effect *e)
 {
 	json_t *j = json_pack("{s:s,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:s}",
 		"verdict", nsb_verdict_name(e->verdict), "paired", e->paired,
 		"base_ref", nsb_json_num(e->base),
-		"shift", interval_json(&e->shift),
+		"shift", nsb_interval_json(&e->shift),
 		"delta_pct", nsb_json_num(e->pct),
 		"delta_lo_pct", nsb_json_num(e->lo_pct),
 		"delta_hi_pct", nsb_json_num(e->hi_pct),
@@ -437,16 +431,16 @@ static json_t *effect_json(const struct nsb_effect *e)
 			"t", nsb_json_num(e->wsr.t),
 			"p", nsb_json_num(e->wsr.p), "exact", e->wsr.exact));
 		json_object_set_new(j, "median_diff",
-				    interval_json(&e->dmed));
-		json_object_set_new(j, "walsh", interval_json(&e->walsh));
+				    nsb_interval_json(&e->dmed));
+		json_object_set_new(j, "walsh", nsb_interval_json(&e->walsh));
 	} else {
 		json_object_set_new(j, "test", json_string("mann-whitney"));
 		json_object_set_new(j, "mann_whitney", json_pack(
 			"{s:o,s:o,s:b}", "u", nsb_json_num(e->mwu.u), "p",
 			nsb_json_num(e->mwu.p), "exact", e->mwu.exact));
 		json_object_set_new(j, "hodges_lehmann",
-				    interval_json(&e->hl));
-		json_object_set_new(j, "ratio", interval_json(&e->ratio));
+				    nsb_interval_json(&e->hl));
+		json_object_set_new(j, "ratio", nsb_interval_json(&e->ratio));
 	}
 	return j;
 }

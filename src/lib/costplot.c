@@ -6,16 +6,15 @@
  * path as a quoted string value: nothing from a results file becomes
  * gnuplot code.
  */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "src/lib/costs.h"
 #include "src/lib/gnuplot.h"
 #include "src/lib/nsbench.h"
+#include "src/lib/rowplot.h"
 
 #define WHO "nsbench plot"
 #define COST_ROWS 32	/* rows of one chart: ~900 px high */
@@ -120,90 +119,74 @@ static int write_data(FILE *f, json_t *rows, int from, int to)
 	return n;
 }
 
-/* Part p of np, per rows each: rows p * per.. in svg and png. */
-static int costs_part(const char *tmp, json_t *root, int n, int p, int np,
-		      int per, const char *out_dir, const char *stem,
-		      const char *templates)
-{
-	bool icount = json_is_true(json_object_get(root, "icount"));
-	char *data = NULL, *base = NULL, name[32], suffix[16] = "", title[128];
-	struct nsb_gp_args a = {
-		.kind = "costs", .title = title,
-		.unit = icount ? "instructions" : "ns",
-	};
-	int ret = -1, rows = n - p * per;
-	FILE *f;
+struct costs_plot {
+	json_t *rows;
+	const char *unit;
+	int n, per, np;		/* rows to draw, per chart, charts */
+};
 
-	if (rows > per)
-		rows = per;
-	snprintf(name, sizeof(name), "costs-%d.dat", p);
-	f = nsb_gp_create(tmp, name, &data);
-	if (!f)
-		return -1;
-	write_data(f, json_object_get(root, "rows"), p * per,
-		   p * per + rows);
-	if (fclose(f))
-		goto out;
-	snprintf(title, sizeof(title), "What each userns mount check costs "
-		 "(on - off, same boot)");
-	if (np > 1) {
-		snprintf(suffix, sizeof(suffix), "-%d", p + 1);
-		snprintf(title + strlen(title), sizeof(title) - strlen(title),
-			 " (%d of %d)", p + 1, np);
+/* Chart k of np: rows k * per.. */
+static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
+{
+	const struct costs_plot *cp = arg;
+	int rows = cp->n - k * cp->per;
+
+	if (rows > cp->per)
+		rows = cp->per;
+	write_data(f, cp->rows, k * cp->per, k * cp->per + rows);
+	ch->unit = cp->unit;
+	snprintf(ch->title, sizeof(ch->title), "What each userns mount check "
+		 "costs (on - off, same boot)");
+	if (cp->np > 1) {
+		snprintf(ch->part, sizeof(ch->part), "-%d", k + 1);
+		snprintf(ch->title + strlen(ch->title), sizeof(ch->title) -
+			 strlen(ch->title), " (%d of %d)", k + 1, cp->np);
 	}
-	if (asprintf(&base, "%s/%s-costs%s", out_dir, stem, suffix) < 0)
-		goto out;
-	a.datafile = data;
-	ret = nsb_gp_plot_rows(tmp, templates, &a, base, 120 + 24 * rows, rows,
-			       WHO);
-	free(base);
-out:
-	free(data);
-	return ret;
+	return rows;
 }
 
 int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		   const char *templates)
 {
-	json_t *root = nsb_json_load(json), *rows;
-	char tmp[PATH_MAX] = "";
-	int n, p, np, ret = 2;
+	json_t *root = nsb_json_load(json);
+	struct costs_plot cp = { 0 };
+	struct nsb_rowplot p = {
+		.who = WHO, .kind = "costs", .tmp = "costplot", .top = 120,
+		.chart = costs_chart, .arg = &cp,
+	};
+	int ret = 2;
 
 	if (!root)
 		return 2;
-	rows = json_object_get(root, "rows");
-	if (!json_is_array(rows)) {
+	cp.rows = json_object_get(root, "rows");
+	cp.unit = json_is_true(json_object_get(root, "icount")) ?
+		  "instructions" : "ns";
+	if (!json_is_array(cp.rows)) {
 		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
 			"of nsbench report --json)\n", json);
 		goto out;
 	}
-	if (check_rows(json, rows))
+	if (check_rows(json, cp.rows))
 		goto out;
-	n = write_data(NULL, rows, 0, 0);
-	if (!n) {
+	cp.n = write_data(NULL, cp.rows, 0, 0);
+	if (!cp.n) {
 		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
 		goto out;
 	}
-	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "costplot"))
-		goto out;
 	/* as few charts as COST_ROWS allows, their rows shared out evenly */
-	np = (n + COST_ROWS - 1) / COST_ROWS;
-	if (np > NSB_GP_MAX_CHARTS) {
+	cp.np = (cp.n + COST_ROWS - 1) / COST_ROWS;
+	if (cp.np > NSB_GP_MAX_CHARTS) {
 		fprintf(stderr, WHO ": %s: %d rows; the first %d in %d charts, "
-			"%d rows left out\n", json, n,
+			"%d rows left out\n", json, cp.n,
 			NSB_GP_MAX_CHARTS * COST_ROWS, NSB_GP_MAX_CHARTS,
-			n - NSB_GP_MAX_CHARTS * COST_ROWS);
-		np = NSB_GP_MAX_CHARTS;
-		n = NSB_GP_MAX_CHARTS * COST_ROWS;
+			cp.n - NSB_GP_MAX_CHARTS * COST_ROWS);
+		cp.np = NSB_GP_MAX_CHARTS;
+		cp.n = NSB_GP_MAX_CHARTS * COST_ROWS;
 	}
-	for (p = 0; p < np; p++)
-		if (costs_part(tmp, root, n, p, np, (n + np - 1) / np,
-			       out_dir, stem, templates))
-			goto out;
-	ret = 0;
+	cp.per = (cp.n + cp.np - 1) / cp.np;
+	p.n = cp.np;
+	ret = nsb_rowplot(&p, out_dir, stem, templates);
 out:
-	if (*tmp)
-		nsb_gp_rmtmp(tmp);
 	json_decref(root);
 	return ret;
 }

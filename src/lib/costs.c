@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -492,96 +493,220 @@ void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1])
 
 /* --- output ------------------------------------------------------------- */
 
-/* Drops a prefix or an infix from buf, in place. */
-static void drop(char *buf, const char *what)
-{
-	char *p = strstr(buf, what);
+/* --- the table ---------------------------------------------------------- */
 
-	if (p)
-		memmove(p, p + strlen(what), strlen(p + strlen(what)) + 1);
+/* A row of the table: a benchmark of a check under an LSM. */
+struct fam_row {
+	const struct nsb_cost_family *fam;
+	const struct nsb_cost_row *r;
+};
+
+#define ROW(row)	((const struct fam_row *)(row))
+#define COST(row)	(&ROW(row)->r->cost)
+
+static bool row_measured(const void *row)
+{
+	return COST(row)->verdict < NSB_SKIP;
 }
 
-void nsb_cost_label(char *buf, size_t len, const char *name)
+static void seed_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
 {
-	char *p;
-
-	snprintf(buf, len, "%s", name);
-	if (!strncmp(buf, "sys/", 4))
-		drop(buf, "sys/");
-	drop(buf, "/manual_time");
-	drop(buf, "vfork/");
-	drop(buf, "fscreate/");
-	while ((p = strstr(buf, "depth:"))) {
-		*p = 'd';
-		memmove(p + 1, p + 6, strlen(p + 6) + 1);
-	}
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", ROW(row)->fam->chk->seed);
 }
 
-/*
- * Per-op values in the run's unit (instructions under icount, else ns):
- * digits enough for a shift of a few units on ops of thousands.
- */
-void nsb_fmt_insn(char *buf, size_t len, double v)
+static void switch_cell(char *buf, size_t len, const void *row,
+			const void *ctx, enum nsb_tfmt fmt)
 {
-	double a = fabs(v);
-
-	if (a >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", ROW(row)->fam->chk->sw);
 }
 
-void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
+static void lsm_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
 {
-	double a = fmax(fabs(s->lo), fabs(s->hi));
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", lsm_title(ROW(row)->fam->lsm));
+}
 
-	/* tenths at most: 17 columns, and no more digits than it resolves */
-	if (a >= 10)
-		snprintf(buf, len, "%+.0f [%+.0f, %+.0f]", s->est, s->lo, s->hi);
-	else
-		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", s->est, s->lo, s->hi);
+static void label_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	nsb_cost_label(buf, len, ROW(row)->r->name);
+}
+
+static void off_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (row_measured(row))
+		nsb_fmt_insn(buf, len, COST(row)->base);
+}
+
+static void on_cell(char *buf, size_t len, const void *row,
+		    const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (row_measured(row))
+		nsb_fmt_insn(buf, len, COST(row)->base + COST(row)->shift.est);
+}
+
+static void shift_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (row_measured(row))
+		nsb_fmt_shift(buf, len, &COST(row)->shift);
+}
+
+static void pct_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx;
+	*buf = 0;
+	if (row_measured(row))
+		snprintf(buf, len, fmt == NSB_TEXT ? "%+.2f" : "%+.3f%%",
+			 COST(row)->pct);
 }
 
 /* The verdict; '*' where the row's A/A residual exceeds the limit. */
-static const char *verdict_word(const struct nsb_cost_row *r, char *buf,
-				size_t len)
+static void verdict_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
 {
-	if (r->decides && r->cost.verdict < NSB_SKIP) {
+	const struct nsb_cost_row *r = ROW(row)->r;
+
+	(void)ctx, (void)fmt;
+	if (r->decides && row_measured(row))
 		snprintf(buf, len, "decides");
-		return buf;
-	}
-	snprintf(buf, len, "%s%s", nsb_verdict_name(r->cost.verdict),
-		 r->cost.verdict < NSB_SKIP && r->unreliable ? "*" : "");
-	return buf;
+	else
+		snprintf(buf, len, "%s%s", nsb_verdict_name(r->cost.verdict),
+			 row_measured(row) && r->unreliable ? "*" : "");
 }
 
-#define LABEL_W 23
+static void aa_cell(char *buf, size_t len, const void *row,
+		    const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (!row_measured(row))
+		return;
+	if (ROW(row)->r->has_aa)
+		nsb_fmt_shift(buf, len, &ROW(row)->r->aa.shift);
+	else
+		snprintf(buf, len, "none");
+}
+
+NSB_ROW_JSON(lsm_json, struct fam_row, json_string(r->fam->lsm))
+NSB_ROW_JSON(check_json, struct fam_row, json_string(r->fam->chk->what))
+NSB_ROW_JSON(form_json, struct fam_row, json_boolean(r->fam->chk->form))
+NSB_ROW_JSON(name_json, struct fam_row, json_string(r->r->name))
+NSB_ROW_JSON(unreliable_json, struct fam_row, json_boolean(r->r->unreliable))
+NSB_ROW_JSON(decides_json, struct fam_row, json_boolean(r->r->decides))
+
+/* A number of the cost (struct nsb_effect) at c->field, if measured. */
+static json_t *cost_num(const struct nsb_col *c, const void *row,
+			const void *ctx)
+{
+	(void)ctx;
+	return row_measured(row) ? json_real(*(const double *)
+			       ((const char *)COST(row) + c->field)) : NULL;
+}
+
+NSB_ROW_JSON(rounds_json, struct fam_row,
+	     row_measured(r) ?
+	     json_integer((json_int_t)r->r->cost.rounds) : NULL)
+NSB_ROW_JSON(shift_json, struct fam_row,
+	     row_measured(r) ?
+	     nsb_interval_json(&r->r->cost.shift) : NULL)
+NSB_ROW_JSON(states_json, struct fam_row,
+	     r->r->has_states ?
+	     json_boolean(r->r->states_differ) : NULL)
+NSB_ROW_JSON(net_json, struct fam_row,
+	     r->r->has_net ? nsb_interval_json(&r->r->net) : NULL)
+NSB_ROW_JSON(aa_json, struct fam_row,
+	     r->r->has_aa ? nsb_interval_json(&r->r->aa.shift) : NULL)
+NSB_ROW_JSON(toggles_json, struct fam_row,
+	     r->r->has_stock ?
+	     nsb_interval_json(&r->r->toggles.shift) : NULL)
+
+#define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
+
+/*
+ * The check-cost table: text, Markdown and the rows of costs.json.
+ * Columns without a cell are JSON only; json_at keeps costs.json's
+ * order of keys.
+ */
+static const struct nsb_col cost_cols[] = {
+	{ .head = "patch", .flags = NSB_COL_MD, .cell = seed_cell,
+	  .key = "seed", .json_at = 1, .json = nsb_cell_json },
+	{ .head = "check", .flags = NSB_COL_MD | NSB_COL_CODE,
+	  .cell = switch_cell, .key = "switch", .json_at = 0,
+	  .json = nsb_cell_json },
+	{ .key = "check", .json_at = 2, .json = check_json },
+	{ .key = "form", .json_at = 3, .json = form_json },
+	{ .head = "LSM", .flags = NSB_COL_MD, .cell = lsm_cell,
+	  .key = "lsm", .json_at = 9, .json = lsm_json },
+	{ .head = "scenario", .width = 23, .flags = BOTH | NSB_COL_CODE |
+	  NSB_COL_OWN_LINE, .cell = label_cell, .key = "label",
+	  .json_at = 5, .json = nsb_cell_json },
+	{ .key = "name", .json_at = 4, .json = name_json },
+	{ .head = "off", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = off_cell, .key = "off", .json_at = 12, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, base) },
+	{ .head = "on", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = on_cell },
+	{ .head = "shift [95% CI]", .width = 17, .flags = BOTH,
+	  .cell = shift_cell, .key = "shift", .json_at = 13,
+	  .json = shift_json },
+	{ .head = "% op", .md_head = "% of op", .width = 6,
+	  .flags = BOTH | NSB_COL_RIGHT, .cell = pct_cell, .key = "pct",
+	  .json_at = 14, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, pct) },
+	{ .key = "pct_lo", .json_at = 15, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, lo_pct) },
+	{ .key = "pct_hi", .json_at = 16, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, hi_pct) },
+	{ .key = "rounds", .json_at = 17, .json = rounds_json },
+	{ .key = "p", .json_at = 18, .json = cost_num,
+	  .field = offsetof(struct nsb_effect, p) },
+	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
+	  .key = "verdict", .json_at = 6, .json = nsb_cell_json },
+	{ .key = "unreliable", .json_at = 7, .json = unreliable_json },
+	{ .key = "decides", .json_at = 8, .json = decides_json },
+	{ .head = "A/A residual", .flags = NSB_COL_MD, .cell = aa_cell,
+	  .key = "aa", .json_at = 19, .json = aa_json },
+	{ .key = "states_differ", .json_at = 10, .json = states_json },
+	{ .key = "net_of_control", .json_at = 11, .json = net_json },
+	{ .key = "toggles", .json_at = 20, .json = toggles_json },
+};
+
+static struct nsb_table cost_table(const struct nsb_costs *c)
+{
+	return (struct nsb_table){ cost_cols, sizeof(cost_cols) /
+				   sizeof(*cost_cols), c, "  " };
+}
 
 static void text_row(FILE *f, const struct nsb_costs *c,
+		     const struct nsb_cost_family *fam,
 		     const struct nsb_cost_row *r)
 {
-	char label[96], off[32], on[32], sh[96], pct[32], vw[24], line[400];
-	const struct nsb_effect *e = &r->cost;
+	struct nsb_table t = cost_table(c);
+	struct fam_row row = { fam, r };
+	char label[96], line[400];
 
-	nsb_cost_label(label, sizeof(label), r->name);
-	if (e->verdict >= NSB_SKIP) {
+	if (!row_measured(&row)) {
+		nsb_cost_label(label, sizeof(label), r->name);
 		snprintf(line, sizeof(line), "%s: %s (%s)", label,
-			 nsb_verdict_name(e->verdict), e->note);
+			 nsb_verdict_name(r->cost.verdict), r->cost.note);
 		nsb_wrap_hang(f, "  ", "      ", line);
 		return;
 	}
-	nsb_fmt_insn(off, sizeof(off), e->base);
-	nsb_fmt_insn(on, sizeof(on), e->base + e->shift.est);
-	nsb_fmt_shift(sh, sizeof(sh), &e->shift);
-	snprintf(pct, sizeof(pct), "%+.2f", e->pct);
-	if (strlen(label) > LABEL_W) {
-		fprintf(f, "  %s\n", label);
-		*label = 0;
-	}
-	fprintf(f, "  %-*s %6s %6s %-17s %6s %s\n", LABEL_W, label, off, on,
-		sh, pct, verdict_word(r, vw, sizeof(vw)));
+	nsb_table_row(f, &t, &row, NSB_TEXT);
 }
 
 /*
@@ -696,7 +821,7 @@ static void text_family(FILE *f, const struct nsb_costs *c,
 	nsb_cost_family_title(head, sizeof(head), fam);
 	nsb_wrap_hang(f, "", "    ", head);
 	for (j = 0; j < fam->n; j++)
-		text_row(f, c, &fam->rows[j]);
+		text_row(f, c, fam, &fam->rows[j]);
 	text_residual(f, c, fam);
 }
 
@@ -712,6 +837,7 @@ static bool any(const struct nsb_costs *c, bool form)
 
 static void text_table(FILE *f, const struct nsb_costs *c, bool form)
 {
+	struct nsb_table t = cost_table(c);
 	size_t i, rounds = 0;
 	char line[400];
 
@@ -732,8 +858,8 @@ static void text_table(FILE *f, const struct nsb_costs *c, bool form)
 		snprintf(line, sizeof(line), "2015 forms against today's: "
 			 "the same blocks, with the 2015 form as \"on\".");
 	nsb_wrap(f, "", line);
-	fprintf(f, "\n  %-*s %6s %6s %-17s %6s %s\n", LABEL_W, "scenario",
-		"off", "on", "shift [95% CI]", "% op", "verdict");
+	fputc('\n', f);
+	nsb_table_head(f, &t, NSB_TEXT);
 	for (i = 0; i < c->nfam; i++)
 		if (c->fam[i].n && c->fam[i].chk->form == form)
 			text_family(f, c, &c->fam[i]);
@@ -839,41 +965,19 @@ static void text_provenance(FILE *f, const struct nsb_costs *c)
 
 static void md_table(FILE *f, const struct nsb_costs *c, bool form)
 {
+	struct nsb_table t = cost_table(c);
 	size_t i, j;
 
-	fprintf(f, "| patch | check | LSM | scenario | off | on | "
-		"shift [95%% CI] | %% of op | verdict | A/A residual |\n"
-		"|---|---|---|---|---:|---:|---|---:|---|---|\n");
+	nsb_table_head(f, &t, NSB_MD);
 	for (i = 0; i < c->nfam; i++) {
 		const struct nsb_cost_family *fam = &c->fam[i];
 
 		if (!fam->n || fam->chk->form != form)
 			continue;
 		for (j = 0; j < fam->n; j++) {
-			const struct nsb_cost_row *r = &fam->rows[j];
-			const struct nsb_effect *e = &r->cost;
-			char label[96], off[32], on[32], sh[96], aa[96];
-			char vw[24];
+			struct fam_row row = { fam, &fam->rows[j] };
 
-			nsb_cost_label(label, sizeof(label), r->name);
-			fprintf(f, "| %s | `%s` | %s | ", fam->chk->seed,
-				fam->chk->sw, lsm_title(fam->lsm));
-			nsb_md_put_code(f, label);
-			if (e->verdict >= NSB_SKIP) {
-				fprintf(f, " | | | | | %s | |\n",
-					nsb_verdict_name(e->verdict));
-				continue;
-			}
-			nsb_fmt_insn(off, sizeof(off), e->base);
-			nsb_fmt_insn(on, sizeof(on), e->base + e->shift.est);
-			nsb_fmt_shift(sh, sizeof(sh), &e->shift);
-			if (r->has_aa)
-				nsb_fmt_shift(aa, sizeof(aa), &r->aa.shift);
-			else
-				snprintf(aa, sizeof(aa), "none");
-			fprintf(f, " | %s | %s | %s | %+.3f%% | %s | %s |\n",
-				off, on, sh, e->pct,
-				verdict_word(r, vw, sizeof(vw)), aa);
+			nsb_table_row(f, &t, &row, NSB_MD);
 		}
 	}
 }
@@ -899,12 +1003,6 @@ void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 	}
 	text_missing(f, c);
 	text_provenance(f, c);
-}
-
-static json_t *interval_json(const struct nsb_interval *i)
-{
-	return json_pack("{s:f,s:f,s:f,s:f}", "est", i->est, "lo", i->lo,
-			 "hi", i->hi, "level", i->level);
 }
 
 /*
@@ -950,6 +1048,7 @@ static json_t *provenance(const struct nsb_costs *c)
 
 json_t *nsb_costs_json(const struct nsb_costs *c)
 {
+	struct nsb_table t = cost_table(c);
 	json_t *rows = json_array();
 	size_t i, j;
 
@@ -957,52 +1056,9 @@ json_t *nsb_costs_json(const struct nsb_costs *c)
 		const struct nsb_cost_family *fam = &c->fam[i];
 
 		for (j = 0; j < fam->n; j++) {
-			const struct nsb_cost_row *r = &fam->rows[j];
-			char label[96], vw[24];
-			json_t *o;
+			struct fam_row row = { fam, &fam->rows[j] };
 
-			nsb_cost_label(label, sizeof(label), r->name);
-			o = json_pack("{s:s,s:s,s:s,s:b,s:s,s:s,s:s,s:b}",
-				      "switch", fam->chk->sw, "seed",
-				      fam->chk->seed, "check", fam->chk->what,
-				      "form", fam->chk->form, "name", r->name,
-				      "label", label, "verdict",
-				      verdict_word(r, vw, sizeof(vw)),
-				      "unreliable",
-				      r->unreliable);
-			json_object_set_new(o, "decides",
-					    json_boolean(r->decides));
-			json_object_set_new(o, "lsm", json_string(fam->lsm));
-			if (r->has_states)
-				json_object_set_new(o, "states_differ",
-						    json_boolean(
-						    r->states_differ));
-			if (r->has_net)
-				json_object_set_new(o, "net_of_control",
-						    interval_json(&r->net));
-			if (r->cost.verdict < NSB_SKIP) {
-				json_object_set_new(o, "off", json_real(
-						    r->cost.base));
-				json_object_set_new(o, "shift", interval_json(
-						    &r->cost.shift));
-				json_object_set_new(o, "pct", json_real(
-						    r->cost.pct));
-				json_object_set_new(o, "pct_lo", json_real(
-						    r->cost.lo_pct));
-				json_object_set_new(o, "pct_hi", json_real(
-						    r->cost.hi_pct));
-				json_object_set_new(o, "rounds", json_integer(
-						    (json_int_t)r->cost.rounds));
-				json_object_set_new(o, "p", json_real(
-						    r->cost.p));
-			}
-			if (r->has_aa)
-				json_object_set_new(o, "aa", interval_json(
-						    &r->aa.shift));
-			if (r->has_stock)
-				json_object_set_new(o, "toggles", interval_json(
-						    &r->toggles.shift));
-			json_array_append_new(rows, o);
+			json_array_append_new(rows, nsb_table_json(&t, &row));
 		}
 	}
 	return json_pack("{s:s,s:b,s:f,s:o,s:o}", "unit",

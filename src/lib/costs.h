@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "src/lib/compare.h"
+#include "src/lib/table.h"
 
 /* A switch of the toggles series and the seed patch whose check it is. */
 struct nsb_check {
@@ -114,12 +115,6 @@ void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 /* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
 void nsb_cost_family_title(char *buf, size_t len,
 			   const struct nsb_cost_family *fam);
-/* Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/... */
-void nsb_cost_label(char *buf, size_t len, const char *name);
-/* A per-op value in the run's unit: whole units from 1000 on. */
-void nsb_fmt_insn(char *buf, size_t len, double v);
-/* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
-void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
 
 /* --- costplot.c --------------------------------------------------------- */
 

@@ -16,6 +16,12 @@
 
 /* Text or an attribute value: & < > " ' as character references. */
 void nsb_html_put(FILE *f, const char *s);
+/*
+ * The same for XML 1.0 (JUnit): &apos;, and neither a control character
+ * (tab and newlines but) nor invalid UTF-8, which make the whole file
+ * invalid: the first dropped, the second a '?'.
+ */
+void nsb_xml_put(FILE *f, const char *s);
 /* printf, then the result as nsb_html_put. */
 void nsb_html_printf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/html.h"
 #include "src/lib/ktap.h"
 #include "src/lib/nsbench.h"
 
@@ -157,76 +158,6 @@ void nsb_ktap_totals(FILE *f, const struct nsb_tpoint *t, size_t n)
 }
 
 /*
- * The length of the valid UTF-8 sequence at s that XML 1.0 allows (no
- * surrogates, no U+FFFE/U+FFFF), or 0: a text cut at a fixed size may
- * end inside a character, and xmllint refuses the whole file for it.
- */
-static size_t xml_char_len(const unsigned char *u)
-{
-	size_t n, i;
-	unsigned int cp;
-
-	if (u[0] < 0x80)
-		return 1;
-	if (u[0] >= 0xc2 && u[0] <= 0xdf)
-		n = 2, cp = u[0] & 0x1fu;
-	else if (u[0] >= 0xe0 && u[0] <= 0xef)
-		n = 3, cp = u[0] & 0x0fu;
-	else if (u[0] >= 0xf0 && u[0] <= 0xf4)
-		n = 4, cp = u[0] & 0x07u;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (u[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 ||
-	    cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-	size_t n;
-
-	for (; *s; s++) {
-		n = xml_char_len((const unsigned char *)s);
-		if (n != 1) {
-			if (n)
-				fwrite(s, 1, n, f);
-			else
-				fputc('?', f);
-			s += n ? n - 1 : 0;
-			continue;
-		}
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			/* XML 1.0 allows no other control characters */
-			if ((unsigned char)*s >= 0x20 || strchr("\t\n\r", *s))
-				fputc(*s, f);
-		}
-	}
-}
-
-/*
  * "models/in_userns/2015/..." -> classname "models.in_userns", escaped
  * as the name is: a '"' or '<' in it made the whole file invalid XML
  * and CI showed no results at all.
@@ -244,7 +175,7 @@ static void classname(FILE *f, const char *name)
 	for (i = 0; cls[i]; i++)
 		if (cls[i] == '/')
 			cls[i] = '.';
-	xml_text(f, cls);
+	nsb_xml_put(f, cls);
 	free(cls);
 }
 
@@ -272,7 +203,7 @@ static void junit_outcome(FILE *f, const struct nsb_tpoint *t)
 
 	if (t->result == NSB_T_SKIP) {
 		fputs("      <skipped message=\"", f);
-		xml_text(f, msg);
+		nsb_xml_put(f, msg);
 		fputs("\"/>\n", f);
 		return;
 	}
@@ -282,9 +213,9 @@ static void junit_outcome(FILE *f, const struct nsb_tpoint *t)
 		msg = error_text(t);
 	}
 	fprintf(f, "      <%s message=\"", tag);
-	xml_text(f, msg);
+	nsb_xml_put(f, msg);
 	fprintf(f, "\" type=\"%s\">", type);
-	xml_text(f, t->detail);
+	nsb_xml_put(f, t->detail);
 	fprintf(f, "</%s>\n", tag);
 }
 
@@ -293,7 +224,7 @@ static void junit_case(FILE *f, const struct nsb_tpoint *t)
 	fputs("    <testcase classname=\"", f);
 	classname(f, t->name);
 	fputs("\" name=\"", f);
-	xml_text(f, t->name);
+	nsb_xml_put(f, t->name);
 	fputc('"', f);
 	if (t->has_time)
 		put_time(f, t->seconds);
@@ -302,10 +233,10 @@ static void junit_case(FILE *f, const struct nsb_tpoint *t)
 		junit_outcome(f, t);
 	if (t->text[0] || t->detail[0]) {
 		fputs("      <system-out>", f);
-		xml_text(f, t->text);
+		nsb_xml_put(f, t->text);
 		if (t->detail[0]) {
 			fputc('\n', f);
-			xml_text(f, t->detail);
+			nsb_xml_put(f, t->detail);
 		}
 		fputs("</system-out>\n", f);
 	}
@@ -340,7 +271,7 @@ void nsb_junit_print(FILE *f, const char *suite, const struct nsb_tpoint *t,
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", f);
 	junit_totals(f, t, n);
 	fputs(">\n  <testsuite name=\"", f);
-	xml_text(f, suite);
+	nsb_xml_put(f, suite);
 	fputc('"', f);
 	junit_totals(f, t, n);
 	fputs(">\n", f);

@@ -19,6 +19,7 @@
 #include "src/lib/compare.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/profile.h"
+#include "src/lib/table.h"
 
 /* --- profiles: loading ------------------------------------------------ */
 
@@ -826,18 +827,12 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 	where_tail(f, md, c, measured);
 }
 
-static json_t *interval_json(const struct nsb_interval *i)
-{
-	return json_pack("{s:f, s:f, s:f, s:f}", "est", i->est, "lo", i->lo,
-			 "hi", i->hi, "level", i->level);
-}
-
 static json_t *row_json(const struct nsb_prof_row *r)
 {
 	return json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:b, s:f}",
 			 "symbol", r->symbol, "dso", r->dso, "kernel",
 			 r->kernel, "base", r->base, "patched", r->patched,
-			 "shift", interval_json(&r->shift), "significant",
+			 "shift", nsb_interval_json(&r->shift), "significant",
 			 r->significant, "noise_floor", r->floor);
 }
 

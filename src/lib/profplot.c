@@ -6,15 +6,14 @@
  * to gnuplot as a cleaned, quoted field of the data file (nsb_gp_field),
  * never as code.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "src/lib/gnuplot.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/profile.h"
+#include "src/lib/rowplot.h"
 
 #define WHO "nsbench plot"
 #define LABEL_MAX 60	/* bytes of a symbol on the axis */
@@ -59,47 +58,30 @@ static int write_data(FILE *f, json_t *b)
 	return n;
 }
 
-/* One benchmark: <stem>-profile-<name>.{svg,png}. */
-static int plot_one(const char *tmp, json_t *b, int k, const char *out_dir,
-		    const char *stem, const char *templates)
+/* Benchmark k: <stem>-profile-<name>.{svg,png}. */
+static int profile_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 {
+	json_t *b = json_array_get(arg, (size_t)k);
 	const char *name = nsb_json_str(b, "benchmark") ?: "?";
-	char *data = NULL, *base = NULL, dname[32], part[128], title[300];
-	struct nsb_gp_args a = {
-		.kind = "profile", .title = title,
-		.unit = nsb_json_str(b, "unit") ?: "insn",
-	};
-	int n, ret = -1;
-	FILE *f;
 
-	snprintf(dname, sizeof(dname), "profile-%d.dat", k);
-	f = nsb_gp_create(tmp, dname, &data);
-	if (!f)
-		return -1;
-	n = write_data(f, b);
-	if (fclose(f))
-		goto out;
-	snprintf(title, sizeof(title), "Where the instructions go: %s "
-		 "(patched - base, %lld rounds)", name,
+	ch->unit = nsb_json_str(b, "unit") ?: "insn";
+	snprintf(ch->title, sizeof(ch->title), "Where the instructions go: "
+		 "%s (patched - base, %lld rounds)", name,
 		 (long long)json_integer_value(json_object_get(b, "rounds")));
-	nsb_gp_clean(title);
-	nsb_gp_file_part(part, sizeof(part), name);
-	if (asprintf(&base, "%s/%s-profile-%s", out_dir, stem, part) < 0)
-		goto out;
-	a.datafile = data;
-	ret = nsb_gp_plot_rows(tmp, templates, &a, base, 140 + 24 * n, n, WHO);
-	free(base);
-out:
-	free(data);
-	return ret;
+	nsb_gp_clean(ch->title);
+	ch->part[0] = '-';
+	nsb_gp_file_part(ch->part + 1, 128, name);
+	return write_data(f, b);
 }
 
 int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 		  const char *templates)
 {
-	json_t *root = nsb_json_load(json), *arr, *b;
-	char tmp[PATH_MAX] = "";
-	size_t i;
+	json_t *root = nsb_json_load(json), *arr;
+	struct nsb_rowplot p = {
+		.who = WHO, .kind = "profile", .tmp = "profplot", .top = 140,
+		.chart = profile_chart,
+	};
 	int ret = 2;
 
 	if (!root)
@@ -111,23 +93,16 @@ int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 			"of nsbench profile --json)\n", json);
 		goto out;
 	}
-	if (nsb_gp_start(WHO, out_dir, tmp, sizeof(tmp), "profplot"))
-		goto out;
 	if (json_array_size(arr) > NSB_GP_MAX_CHARTS)
 		fprintf(stderr, WHO ": %s: %zu benchmarks; the first %d "
 			"plotted, %zu left out\n", json, json_array_size(arr),
 			NSB_GP_MAX_CHARTS,
 			json_array_size(arr) - NSB_GP_MAX_CHARTS);
-	json_array_foreach(arr, i, b) {
-		if (i >= NSB_GP_MAX_CHARTS)
-			break;
-		if (plot_one(tmp, b, (int)i, out_dir, stem, templates))
-			goto out;
-	}
-	ret = 0;
+	p.arg = arr;
+	p.n = json_array_size(arr) > NSB_GP_MAX_CHARTS ? NSB_GP_MAX_CHARTS :
+	      (int)json_array_size(arr);
+	ret = nsb_rowplot(&p, out_dir, stem, templates);
 out:
-	if (*tmp)
-		nsb_gp_rmtmp(tmp);
 	json_decref(root);
 	return ret;
 }

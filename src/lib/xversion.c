@@ -12,12 +12,14 @@
  * the larger A/A residual of its two versions, as every icount row is.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "src/lib/compare.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/stats.h"
+#include "src/lib/table.h"
 #include "src/lib/xversion.h"
 
 int nsb_xv_file_version(const char *path, char *buf, size_t len)
@@ -66,15 +68,15 @@ static long round_shifts(const struct nsb_cost_family *f,
 	return *d ? k : -1;
 }
 
+/* The row of f named name, or NULL. */
 static const struct nsb_cost_row *find_row(const struct nsb_cost_family *f,
 					   const char *name)
 {
-	size_t j;
+	size_t j = 0;
 
-	for (j = 0; j < f->n; j++)
-		if (!strcmp(f->rows[j].name, name))
-			return &f->rows[j];
-	return NULL;
+	while (j < f->n && strcmp(f->rows[j].name, name))
+		j++;
+	return j < f->n ? &f->rows[j] : NULL;
 }
 
 /* The change of x->rb against x->ra; -1 out of memory. */
@@ -142,44 +144,155 @@ static int xv_each(const struct nsb_xv_side *a, const struct nsb_xv_side *b,
 	return 0;
 }
 
-struct xv_print {
-	FILE *f;
-	bool md;
-	const struct nsb_cost_family *last;
-	size_t rows;
-};
+/* --- the table ---------------------------------------------------------- */
+
+#define XV(row)	((const struct xv_row *)(row))
 
 static const char *xv_verdict(const struct xv_row *x)
 {
 	return x->decides ? "decides" : nsb_verdict_name(x->verdict);
 }
 
+static void check_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	nsb_cost_family_title(buf, len, XV(row)->fa);
+}
+
+static void label_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	nsb_cost_label(buf, len, XV(row)->ra->name);
+}
+
+static void a_cell(char *buf, size_t len, const void *row, const void *ctx,
+		   enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	nsb_fmt_shift(buf, len, &XV(row)->ra->cost.shift);
+}
+
+static void b_cell(char *buf, size_t len, const void *row, const void *ctx,
+		   enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	nsb_fmt_shift(buf, len, &XV(row)->rb->cost.shift);
+}
+
+static void change_cell(char *buf, size_t len, const void *row,
+			const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	if (XV(row)->verdict < NSB_SKIP)
+		nsb_fmt_shift(buf, len, &XV(row)->change);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* '*' where the band is an A/A residual wider than 1 insn. */
+static void verdict_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx;
+	snprintf(buf, len, "%s%s", xv_verdict(XV(row)),
+		 XV(row)->band <= NSB_ICOUNT_BAND ? "" :
+		 fmt == NSB_MD ? " *" : "*");
+}
+
+NSB_ROW_JSON(switch_json, struct xv_row, json_string(r->fa->chk->sw))
+NSB_ROW_JSON(lsm_json, struct xv_row, json_string(r->fa->lsm))
+NSB_ROW_JSON(name_json, struct xv_row, json_string(r->ra->name))
+
+/* Each version's shift: of the row of version A (ra) or B (rb). */
+static json_t *shift_json(const struct nsb_col *c, const void *row,
+			  const void *ctx)
+{
+	const struct nsb_cost_row *r = *(const struct nsb_cost_row *const *)
+				       ((const char *)row + c->field);
+
+	(void)ctx;
+	return nsb_interval_json(&r->cost.shift);
+}
+
+NSB_ROW_JSON(verdict_json, struct xv_row, json_string(xv_verdict(r)))
+NSB_ROW_JSON(decides_json, struct xv_row, json_boolean(r->decides))
+NSB_ROW_JSON(change_json, struct xv_row,
+	     r->verdict < NSB_SKIP ?
+	     nsb_interval_json(&r->change) : NULL)
+static json_t *change_num(const struct nsb_col *c, const void *row,
+			  const void *ctx)
+{
+	(void)ctx;
+	return XV(row)->verdict < NSB_SKIP ? json_real(*(const double *)
+		((const char *)row + c->field)) : NULL;
+}
+
+#define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
+
+/* The heads of columns A and B are the versions: set per table. */
+enum { COL_A = 5, COL_B = 6 };
+
+static const struct nsb_col xv_cols[] = {
+	{ .head = "check", .flags = NSB_COL_MD, .cell = check_cell },
+	{ .key = "switch", .json_at = 0, .json = switch_json },
+	{ .key = "lsm", .json_at = 1, .json = lsm_json },
+	{ .head = "scenario", .width = 24, .flags = BOTH,
+	  .cell = label_cell },
+	{ .key = "name", .json_at = 2, .json = name_json },
+	[COL_A] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
+		    .cell = a_cell, .key = "a", .json_at = 3,
+		    .json = shift_json,
+		    .field = offsetof(struct xv_row, ra) },
+	[COL_B] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
+		    .cell = b_cell, .key = "b", .json_at = 4,
+		    .json = shift_json,
+		    .field = offsetof(struct xv_row, rb) },
+	{ .head = "change", .md_head = "change [95% CI]", .width = 16,
+	  .flags = BOTH | NSB_COL_RIGHT, .cell = change_cell,
+	  .key = "change", .json_at = 7, .json = change_json },
+	{ .key = "p", .json_at = 8, .json = change_num,
+	  .field = offsetof(struct xv_row, p) },
+	{ .key = "band", .json_at = 9, .json = change_num,
+	  .field = offsetof(struct xv_row, band) },
+	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
+	  .key = "verdict", .json_at = 5, .json = verdict_json },
+	{ .key = "decides", .json_at = 6, .json = decides_json },
+};
+
+#define NCOLS	(sizeof(xv_cols) / sizeof(*xv_cols))
+
+/* The table of b against a: cols holds the columns, headed by version. */
+static struct nsb_table xv_table(struct nsb_col cols[NCOLS],
+				 const struct nsb_xv_side *a,
+				 const struct nsb_xv_side *b)
+{
+	memcpy(cols, xv_cols, sizeof(xv_cols));
+	cols[COL_A].head = a->version;
+	cols[COL_B].head = b->version;
+	return (struct nsb_table){ cols, NCOLS, NULL, "  " };
+}
+
+struct xv_print {
+	FILE *f;
+	enum nsb_tfmt fmt;
+	const struct nsb_table *t;
+	const struct nsb_cost_family *last;
+	size_t rows;
+};
+
 static int print_row(const struct xv_row *x, void *arg)
 {
 	struct xv_print *pr = arg;
-	char label[96], sa[64], sb[64], ch[64], head[256];
+	char head[256];
 
-	nsb_cost_label(label, sizeof(label), x->ra->name);
-	nsb_fmt_shift(sa, sizeof(sa), &x->ra->cost.shift);
-	nsb_fmt_shift(sb, sizeof(sb), &x->rb->cost.shift);
-	if (x->verdict < NSB_SKIP)
-		nsb_fmt_shift(ch, sizeof(ch), &x->change);
-	else
-		snprintf(ch, sizeof(ch), "-");
-	if (pr->md) {
+	/* the text table has the check above its rows */
+	if (pr->fmt == NSB_TEXT && pr->last != x->fa) {
 		nsb_cost_family_title(head, sizeof(head), x->fa);
-		fprintf(pr->f, "| %s | %s | %s | %s | %s | %s%s |\n", head,
-			label, sa, sb, ch, xv_verdict(x),
-			x->band > NSB_ICOUNT_BAND ? " *" : "");
-	} else {
-		if (pr->last != x->fa) {
-			nsb_cost_family_title(head, sizeof(head), x->fa);
-			nsb_wrap_hang(pr->f, "", "    ", head);
-		}
-		fprintf(pr->f, "  %-24s %16s %16s %16s %s%s\n", label, sa, sb,
-			ch, xv_verdict(x),
-			x->band > NSB_ICOUNT_BAND ? "*" : "");
+		nsb_wrap_hang(pr->f, "", "    ", head);
 	}
+	nsb_table_row(pr->f, pr->t, x, pr->fmt);
 	pr->last = x->fa;
 	pr->rows++;
 	return 0;
@@ -188,7 +301,10 @@ static int print_row(const struct xv_row *x, void *arg)
 int nsb_xv_print(FILE *f, const struct nsb_xv_side *a,
 		 const struct nsb_xv_side *b, bool markdown)
 {
-	struct xv_print pr = { .f = f, .md = markdown };
+	struct nsb_col cols[NCOLS];
+	struct nsb_table t = xv_table(cols, a, b);
+	struct xv_print pr = { .f = f, .fmt = markdown ? NSB_MD : NSB_TEXT,
+			       .t = &t };
 	char intro[512];
 
 	snprintf(intro, sizeof(intro), "What each check costs on Linux %s "
@@ -202,14 +318,11 @@ int nsb_xv_print(FILE *f, const struct nsb_xv_side *a,
 	if (markdown) {
 		fprintf(f, "### What each check costs on Linux %s and on "
 			"Linux %s\n\n", a->release, b->release);
-		fprintf(f, "| check | scenario | %s | %s | change [95%% CI] "
-			"| verdict |\n|---|---|---:|---:|---:|---|\n",
-			a->version, b->version);
 	} else {
 		nsb_wrap(f, "", intro);
-		fprintf(f, "\n  %-24s %16s %16s %16s verdict\n", "scenario",
-			a->version, b->version, "change");
+		fputc('\n', f);
 	}
+	nsb_table_head(f, &t, pr.fmt);
 	if (xv_each(a, b, print_row, &pr))
 		return -1;
 	if (!pr.rows)
@@ -218,36 +331,24 @@ int nsb_xv_print(FILE *f, const struct nsb_xv_side *a,
 	return 0;
 }
 
-static json_t *interval(const struct nsb_interval *i)
-{
-	return json_pack("{s:f,s:f,s:f}", "est", i->est, "lo", i->lo, "hi",
-			 i->hi);
-}
-
 static int json_row(const struct xv_row *x, void *arg)
 {
-	json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:s,s:b}",
-			      "switch", x->fa->chk->sw, "lsm", x->fa->lsm,
-			      "name", x->ra->name,
-			      "a", interval(&x->ra->cost.shift),
-			      "b", interval(&x->rb->cost.shift),
-			      "verdict", xv_verdict(x), "decides", x->decides);
+	void **ta = arg;
+	json_t *o = nsb_table_json(ta[0], x);
 
 	if (!o)
 		return -1;
-	if (x->verdict < NSB_SKIP) {
-		json_object_set_new(o, "change", interval(&x->change));
-		json_object_set_new(o, "p", json_real(x->p));
-		json_object_set_new(o, "band", json_real(x->band));
-	}
-	return json_array_append_new(arg, o) ? -1 : 0;
+	return json_array_append_new(ta[1], o) ? -1 : 0;
 }
 
 json_t *nsb_xv_json(const struct nsb_xv_side *a, const struct nsb_xv_side *b)
 {
+	struct nsb_col cols[NCOLS];
+	struct nsb_table t = xv_table(cols, a, b);
 	json_t *rows = json_array();
+	void *ta[2] = { &t, rows };
 
-	if (!rows || xv_each(a, b, json_row, rows)) {
+	if (!rows || xv_each(a, b, json_row, ta)) {
 		json_decref(rows);
 		return NULL;
 	}

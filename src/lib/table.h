@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * table.h — a report table described once.  Its columns say each their
+ * header, width and alignment, how a row's value formats into the cell
+ * and under which JSON key it goes; the renderers below draw the 72-column
+ * text table, the Markdown table and the JSON rows of every report table
+ * (abtable.c, costs.c, xversion.c) from that description, as hyperfine's
+ * exporters share one result model.  A row is the caller's value (a
+ * pointer); a table's context (the comparison, the costs) goes to every
+ * cell.  Adding a column is adding one struct nsb_col.
+ */
+#ifndef NSB_TABLE_H
+#define NSB_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct nsb_interval;
+
+enum nsb_tfmt { NSB_TEXT, NSB_MD };
+
+#define NSB_COL_TEXT	0x01	/* a column of the text table */
+#define NSB_COL_MD	0x02	/* a column of the Markdown table */
+#define NSB_COL_RIGHT	0x04	/* right-aligned: a number */
+#define NSB_COL_CODE	0x08	/* Markdown: a code span (data) */
+/* text: a cell wider than the column goes on a line of its own above */
+#define NSB_COL_OWN_LINE 0x10
+
+struct nsb_col {
+	const char *head;	/* text header */
+	const char *md_head;	/* Markdown header; NULL: head */
+	int width;		/* text: columns it takes; 0: the cell's */
+	unsigned int flags;
+	/*
+	 * The cell of row in fmt ("" where the row has no value: a
+	 * skipped row); NULL for a column of JSON only.
+	 */
+	void (*cell)(char *buf, size_t len, const void *row, const void *ctx,
+		     enum nsb_tfmt fmt);
+	const char *key;	/* JSON key; NULL: not in JSON */
+	int json_at;		/* the key's place in a JSON row */
+	/* The JSON value of row; NULL leaves the key out of this row. */
+	json_t *(*json)(const struct nsb_col *c, const void *row,
+			const void *ctx);
+	size_t field;		/* for json: the offset of the value it
+				 * shows, in a struct of the table's */
+};
+
+struct nsb_table {
+	const struct nsb_col *cols;
+	size_t n;
+	const void *ctx;	/* passed to every cell */
+	const char *indent;	/* text: before every line of the table */
+};
+
+/* The header: a text line, or Markdown's header and alignment lines. */
+void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt);
+/* One row: a text line (and an overlong cell's own line), or Markdown. */
+void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
+		   enum nsb_tfmt fmt);
+/* One row as a JSON object of its columns' keys; NULL out of memory. */
+json_t *nsb_table_json(const struct nsb_table *t, const void *row);
+
+/*
+ * Short row label: "exec/suid/init/d8" for sys/exec/vfork/suid/init/...;
+ * at most NSB_LABEL_MAX bytes with the NUL, as the tables print it.
+ */
+#define NSB_LABEL_MAX 96
+void nsb_cost_label(char *buf, size_t len, const char *name);
+/* A per-op value in the run's unit: whole units from 1000 on. */
+void nsb_fmt_insn(char *buf, size_t len, double v);
+/* "+24 [+10, +38]": a shift and its CI, as the tables print it. */
+void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s);
+
+/*
+ * A json function that is one expression of the row, a const type * r:
+ * NSB_ROW_JSON(lsm_json, struct fam_row, json_string(r->fam->lsm))
+ */
+#define NSB_ROW_JSON(name, type, expr)					\
+static json_t *name(const struct nsb_col *c, const void *row,		\
+		    const void *ctx)					\
+{									\
+	const type *r = row;						\
+									\
+	(void)c, (void)ctx;						\
+	return expr;							\
+}
+
+/* A json function: the column's text cell as a JSON string. */
+json_t *nsb_cell_json(const struct nsb_col *c, const void *row,
+		      const void *ctx);
+
+/* {est, lo, hi, level}: a bound that is not a number is null. */
+json_t *nsb_interval_json(const struct nsb_interval *i);
+
+#endif /* NSB_TABLE_H */

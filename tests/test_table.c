@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_table.c — the table model (src/table.c): one description of a
+ * table's columns gives the text header and rows (widths, alignment, an
+ * overlong cell on a line of its own), the Markdown table (alignment row,
+ * code spans, empty cells) and the JSON rows (keys in json_at order, a
+ * key left out where the column has no value); nsb_interval_json writes
+ * a NaN bound as null.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/stats.h"
+#include "src/lib/table.h"
+#include "tests/tap.h"
+
+struct fruit {
+	const char *name;
+	double kg;	/* NAN: not weighed */
+};
+
+static void name_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", ((const struct fruit *)row)->name);
+}
+
+/* ctx is the unit; text and Markdown may differ in a cell */
+static void kg_cell(char *buf, size_t len, const void *row,
+		    const void *ctx, enum nsb_tfmt fmt)
+{
+	double kg = ((const struct fruit *)row)->kg;
+
+	*buf = 0;
+	if (!isnan(kg))
+		snprintf(buf, len, fmt == NSB_MD ? "%.2f %s" : "%.1f", kg,
+			 (const char *)ctx);
+}
+
+static json_t *kg_json(const struct nsb_col *c, const void *row,
+		       const void *ctx)
+{
+	double kg = ((const struct fruit *)row)->kg;
+
+	(void)c, (void)ctx;
+	return isnan(kg) ? NULL : json_real(kg);
+}
+
+static const struct nsb_col cols[] = {
+	{ .head = "fruit", .width = 8, .flags = NSB_COL_TEXT | NSB_COL_MD |
+	  NSB_COL_CODE | NSB_COL_OWN_LINE, .cell = name_cell, .key = "name",
+	  .json_at = 1, .json = nsb_cell_json },
+	{ .head = "kg", .md_head = "weight", .width = 5, .flags =
+	  NSB_COL_TEXT | NSB_COL_MD | NSB_COL_RIGHT, .cell = kg_cell,
+	  .key = "kg", .json_at = 0, .json = kg_json },
+	{ .head = "note", .flags = NSB_COL_MD, .cell = name_cell },
+};
+
+static const struct nsb_table table = { cols, NSB_ARRAY_SIZE(cols), "kg",
+					"  " };
+
+static char *render(const struct fruit *rows, size_t n, enum nsb_tfmt fmt)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	nsb_table_head(f, &table, fmt);
+	for (i = 0; i < n; i++)
+		nsb_table_row(f, &table, &rows[i], fmt);
+	fclose(f);
+	return buf;
+}
+
+static void check(const char *got, const char *want, const char *what)
+{
+	ok(!strcmp(got, want), "%s", what);
+	if (strcmp(got, want))
+		diag("got:\n%s\nwant:\n%s", got, want);
+}
+
+int main(void)
+{
+	static const struct fruit rows[] = {
+		{ "fig", 1.25 }, { "pomegranate", 0.5 }, { "a|b", NAN },
+	};
+	struct nsb_interval iv = { .est = 1, .lo = NAN, .hi = 3,
+				   .level = 0.5 };
+	char *s;
+	json_t *j;
+
+	plan_no_plan();
+	s = render(rows, 3, NSB_TEXT);
+	check(s, "  fruit       kg\n"
+		 "  fig        1.2\n"
+		 "  pomegranate\n"
+		 "             0.5\n"
+		 "  a|b           \n",
+	      "text: widths, right alignment, an overlong cell above its row, "
+	      "no Markdown-only column");
+	free(s);
+	s = render(rows, 3, NSB_MD);
+	check(s, "| fruit | weight | note |\n"
+		 "|---|---:|---|\n"
+		 "| `fig` | 1.25 kg | fig |\n"
+		 "| `pomegranate` | 0.50 kg | pomegranate |\n"
+		 "| `a\\|b` | | a|b |\n",
+	      "Markdown: its header, alignment row, code spans, empty cell");
+	free(s);
+
+	j = nsb_table_json(&table, &rows[0]);
+	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	check(s, "{\"kg\":1.25,\"name\":\"fig\"}",
+	      "JSON: the columns' keys in json_at order, not column order");
+	free(s);
+	json_decref(j);
+	j = nsb_table_json(&table, &rows[2]);
+	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	check(s, "{\"name\":\"a|b\"}", "JSON: a column without a value "
+	      "leaves its key out");
+	free(s);
+	json_decref(j);
+
+	j = nsb_interval_json(&iv);
+	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	check(s, "{\"est\":1.0,\"lo\":null,\"hi\":3.0,\"level\":0.5}",
+	      "interval: a NaN bound is null, never nan");
+	free(s);
+	json_decref(j);
+	return done_testing();
+}
