@@ -29,7 +29,9 @@
 #   --aa        side B is a second, separate build of side A (A/A)
 #   --mode      auto (KVM if a probe boot works, else icount) | icount |
 #               tcg | kvm (default auto)
-#   --rounds    rounds; each boots every side once, order alternating
+#   --rounds    rounds; each boots every side once, the side order
+#               alternating from round to round except under icount,
+#               where a boot's results do not depend on when it runs
 #               (default 6: the fewest with a 95 % sign-test interval)
 #   --jobs      boots at once (default: the CPUs; icount results do not
 #               depend on the host's load, see README)

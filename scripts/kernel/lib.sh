@@ -20,11 +20,17 @@ build_dir() {
 	case "$b" in /*) echo "$b" ;; *) echo "$PWD/$b" ;; esac
 }
 
+# default_version TOP: the kernel version make run builds when KERNEL is
+# not given, the one line of kernel-patches/default-version (6.1, 6.12);
+# nothing if the line is not a version.
+default_version() {
+	sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$1/kernel-patches/default-version"
+}
+
 # The kernel source a run builds when no --ksrc is given: Debian's
 # linux-source-$NSB_KERNEL package (make run KERNEL=6.12 sets it), or the
-# tarball NSB_TARBALL names; by default kernel-patches/default-version.
-NSB_KERNEL=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
-	"$(dirname "${BASH_SOURCE[0]}")/../../kernel-patches/default-version")}
+# tarball NSB_TARBALL names; by default default_version's.
+NSB_KERNEL=${NSB_KERNEL:-$(default_version "$(dirname "${BASH_SOURCE[0]}")/../..")}
 export NSB_KERNEL
 case "$NSB_KERNEL" in
 [0-9]*.[0-9]*) ;;
