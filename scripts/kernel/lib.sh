@@ -275,19 +275,27 @@ plan_steps() {
 # guest runs under an LSM only) stands for the rows named after an LSM
 # and yields nothing: which LSM a boot has is the boots' business.
 plan_checks() {
-	local reg verb name row
+	local reg steps
 	reg=$(checks_registry "$1") || exit 1
-	plan_steps "$1/guest/plans" "$2" >/dev/null
-	while read -r verb name _; do
-		case "$verb" in cost|check) ;; *) continue ;; esac
-		name=${name//[\"\']/}
-		# shellcheck disable=SC2016 # the plan's words, unexpanded
-		case "$name" in
-		'$NSB_LSM'|'${NSB_LSM}') continue ;;
-		esac
-		row=$(awk -v n="$name" '$1 == n { print $1 " " $4 }' <<<"$reg")
-		[ -n "$row" ] ||
-			die "plan '$2': '$verb $name': no check '$name' in kernel-patches/checks.def (the checks: $(cut -f1 <<<"$reg" | paste -sd ' '))"
-		echo "$row"
-	done < <(plan_steps "$1/guest/plans" "$2")
+	steps=$(plan_steps "$1/guest/plans" "$2") || exit 1
+	awk -v me="${0##*/}" -v plan="$2" -v reg="$reg" '
+	BEGIN {
+		n = split(reg, row, "\n")
+		for (i = 1; i <= n; i++) {
+			split(row[i], f, "\t")
+			lsm[f[1]] = f[4]
+			names = names (i > 1 ? " " : "") f[1]
+		}
+	}
+	$1 == "cost" || $1 == "check" {
+		name = $2
+		gsub(/["\047]/, "", name)
+		if (name == "$NSB_LSM" || name == "${NSB_LSM}")
+			next
+		if (!(name in lsm)) {
+			printf "%s: error: plan \047%s\047: \047%s %s\047: no check \047%s\047 in kernel-patches/checks.def (the checks: %s)\n", me, plan, $1, name, name, names >"/dev/stderr"
+			exit 1
+		}
+		print name " " lsm[name]
+	}' <<<"$steps" || exit 1
 }
