@@ -309,10 +309,12 @@ if [ "$merge" = 0 ]; then
 	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
 		lsm=--lsm
 	fi
-	# A plan with profile steps: perf in the image, and (unless the
-	# caller names the config) high-resolution timers in the kernel.
+	# A plan with profile steps (its own or an included plan's): perf
+	# in the image, and (unless the caller names the config)
+	# high-resolution timers in the kernel.
 	profiled=0
-	grep -q '^[[:space:]]*profile[[:space:]]' "$plan" && profiled=1
+	grep -q '^profile[[:space:]]' <<<"$(plan_steps "$top/guest/plans" "$plan")" &&
+		profiled=1
 	[ "$profiled" = 1 ] && perf=--perf
 	# perf samples on one-shot hrtimers: keep the LAPIC timer (run-qemu.sh)
 	[ -z "$perf" ] || apic=--apic-timer

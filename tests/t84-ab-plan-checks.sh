@@ -5,7 +5,7 @@
 # steps and kernel-patches/checks.def: a step naming no check is refused
 # before anything runs; the guest image carries the LSM files (/lsm)
 # when a step, through an include, names a check of an LSM, and not for
-# a comment that names one.  A stand-in QEMU and a stand-in kernel: no
+# a comment that names one; perf when an included plan has profile steps.  A stand-in QEMU and a stand-in kernel: no
 # boot, no build (the SELinux policy is made from the cached source).
 
 set -u
@@ -16,7 +16,7 @@ need_guest
 need checkpolicy checkpolicy
 need mkfs.ext4 e2fsprogs
 need jq jq
-tap_plan 6
+tap_plan 7
 
 # The stand-in QEMU: a guest that starts and ends, on both serial ports
 # (run-qemu.sh's -serial file:PATH arguments).
@@ -67,6 +67,16 @@ tail -n 5 "$tmp/r2.log" | diag
 cpio -t <"$tmp/r2/initramfs.cpio" >"$tmp/r2.list" 2>/dev/null &&
 	grep -q '^plan$' "$tmp/r2.list" && ! grep -q '^lsm' "$tmp/r2.list"
 ok $? "... its image has no LSM files"
+
+if command -v perf >/dev/null; then
+	QEMU=$tmp/qemu "$top/scripts/ab.sh" --workloads calibration-profile \
+		--out "$tmp/r3" --kernel "$tmp/kB" --base-kernel "$tmp/kA" \
+		--mode icount --rounds 1 --jobs 1 --no-cache >"$tmp/r3.log" 2>&1 &&
+		cpio -t <"$tmp/r3/initramfs.cpio" 2>/dev/null | grep -q '^bin/perf$'
+	ok $? "--workloads calibration-profile: its included profile steps put perf in the image"
+else
+	skip "perf not installed"
+fi
 
 printf 'include cycle-a\n' >"$tmp/cyc.plan"
 mkdir -p "$tmp/plans"
