@@ -101,27 +101,23 @@ workloads='' history='' run_id='' results='' out=out accept=0 note=''
 cmd=gate kernels='' shard='' shards=()
 case "${1:-}" in kernels|shard|report) cmd=$1; shift ;; esac
 
-need() {
-	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
-}
-
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--ksrc) need "$@"; ksrc=$2; shift ;;
-	--head) need "$@"; head=$2; shift ;;
-	--base) need "$@"; base=$2; shift ;;
-	--series) need "$@"; series=$2; shift ;;
-	--mode) need "$@"; mode=$2; shift ;;
-	--boots) need "$@"; boots=$2; shift ;;
-	--threshold) need "$@"; threshold=$2; shift ;;
-	--workloads) need "$@"; workloads=$2; shift ;;
-	--history) need "$@"; history=$2; shift ;;
-	--run-id) need "$@"; run_id=$2; shift ;;
-	--results) need "$@"; results=$2; shift ;;
-	--out) need "$@"; out=$2; shift ;;
-	--note) need "$@"; note=$2; shift ;;
-	--kernels) need "$@"; kernels=$2; shift ;;
-	--shard) need "$@"; shard=$2; shift ;;
+	--ksrc) need_value "$1" $#; ksrc=$2; shift ;;
+	--head) need_value "$1" $#; head=$2; shift ;;
+	--base) need_value "$1" $#; base=$2; shift ;;
+	--series) need_value "$1" $#; series=$2; shift ;;
+	--mode) need_value "$1" $#; mode=$2; shift ;;
+	--boots) need_value "$1" $#; boots=$2; shift ;;
+	--threshold) need_value "$1" $#; threshold=$2; shift ;;
+	--workloads) need_value "$1" $#; workloads=$2; shift ;;
+	--history) need_value "$1" $#; history=$2; shift ;;
+	--run-id) need_value "$1" $#; run_id=$2; shift ;;
+	--results) need_value "$1" $#; results=$2; shift ;;
+	--out) need_value "$1" $#; out=$2; shift ;;
+	--note) need_value "$1" $#; note=$2; shift ;;
+	--kernels) need_value "$1" $#; kernels=$2; shift ;;
+	--shard) need_value "$1" $#; shard=$2; shift ;;
 	--accept) accept=1 ;;
 	-h|--help) usage 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;

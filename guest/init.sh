@@ -72,8 +72,10 @@ NSB_ASLR=$(cat /proc/sys/kernel/randomize_va_space)
 # perturb SEED: seed-dependent guest state, shared by both sides of a
 # round: sleeping processes, tmpfs files, and an environment pad that
 # moves the benchmark's stack.  A deterministic guest can lock onto one of
-# several levels; varying this per round and pairing per round averages
-# the levels out (DESIGN.md, "Determinism in icount mode").
+# several levels (fork+exec: levels 650-790 instructions apart, picked by
+# things as small as the command line's length, the same in every boot of
+# an image); varying this per round and pairing per round averages the
+# levels out.
 perturb() {
 	local s=$1 i n
 	n=$((s % 13))
@@ -253,10 +255,12 @@ sampling_stretch() {
 }
 
 # cost SWITCH LABEL FILTER...: the in-boot A/B of one userns_checks
-# switch: one nsbench-bench run whose benchmarks alternate the switch in
-# short chunks, on/off/off/on then off/on/on/off, and report per state
-# the median cost per operation (nsbench-bench --interleave,
-# bench/sys/interleave.c).  On a kernel without the switch (stock) the
+# switch (a row of kernel-patches/checks.def; ab.sh refuses other
+# names): one nsbench-bench run whose benchmarks alternate the switch in
+# short chunks, in quads of on, on, off, off (the second off kept apart:
+# the A/A residual) each in an order drawn from the round's seed, and
+# report per state the central mean of its chunks' cost per operation
+# (nsbench-bench --interleave, bench/sys/interleave.c).  On a kernel without the switch (stock) the
 # same chunks run unswitched; the results say which
 # (nsbench_check_applied).  COST_ARGS: flags for every cost step.
 cost() {

@@ -48,6 +48,9 @@ while [ $# -gt 0 ]; do
 done
 { [ -n "$plan" ] && [ -f "$plan" ] && [ -r "$plan" ]; } ||
 	die "--plan FILE is required and readable"
+# Its cost and check steps name rows of kernel-patches/checks.def (the
+# guest would only report an unknown switch "unavailable").
+plan_checks "$top" "$plan" >/dev/null || exit 1
 [ -n "$out" ] || die "--out FILE is required"
 [ -z "$bench" ] || { [ -f "$bench" ] && [ -x "$bench" ]; } ||
 	die "--bench '$bench' is not executable"

@@ -33,7 +33,9 @@
 #   --aa        side B is a second, separate build of side A (A/A)
 #   --mode      auto (KVM if a probe boot works, else icount) | icount |
 #               tcg | kvm (default auto)
-#   --rounds    rounds; each boots every side once, order alternating
+#   --rounds    rounds; each boots every side once, the side order
+#               alternating from round to round except under icount,
+#               where a boot's results do not depend on when it runs
 #               (default 6: the fewest with a 95 % sign-test interval)
 #   --jobs      boots at once (default: the CPUs; icount results do not
 #               depend on the host's load, see README)
@@ -52,8 +54,10 @@
 #   --perf      put perf into the guest image
 #   --lsm       the LSM scenarios: their files in the guest image, SELinux
 #               and Smack in the kernel (configs/lsm.config, unless
-#               --config is given); implied by a plan or boot file that
-#               mentions lsm
+#               --config is given); implied by a boot with an LSM
+#               (--lsm-boots, lsm= in --append or the boot file) and by
+#               a plan step naming a check of an LSM (`cost selinux`,
+#               `check smack 0`: kernel-patches/checks.def's LSM column)
 #   --context   KEY=VALUE into every results file's context (KEY: a-z,
 #               0-9, _), e.g. the commits a CI job compares
 #
@@ -110,10 +114,6 @@ base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
 lsm_boots='' frag_names=() apic='' report_cmd=''
 
-need() {
-	[ $# -ge 2 ] || die "option $1 needs a value (see --help)"
-}
-
 # src_tree_of KERNEL-DIR: the pristine source tree (under $NSB_CACHE/src)
 # the kernel was built from, by its meta.json; the default tarball's
 # where that tree is not here (a kernel built elsewhere: --kernel).
@@ -147,33 +147,33 @@ while [ $# -gt 0 ]; do
 	--checks) checks=1 ;;
 	--one-kernel) checks=1; shard=1/1 ;;
 	--stock) stock=1 ;;
-	--report-command) need "$@"; report_cmd=$2; shift ;;
-	--lsm-boots) need "$@"; lsm_boots=$2; shift ;;
-	--base) need "$@"; base=$2; shift ;;
-	--series) need "$@"; series=$2; shift ;;
+	--report-command) need_value "$1" $#; report_cmd=$2; shift ;;
+	--lsm-boots) need_value "$1" $#; lsm_boots=$2; shift ;;
+	--base) need_value "$1" $#; base=$2; shift ;;
+	--series) need_value "$1" $#; series=$2; shift ;;
 	--aa) aa=1 ;;
-	--mode) need "$@"; mode=$2; shift ;;
-	--rounds|--boots) need "$@"; rounds=$2; shift ;;
-	--jobs) need "$@"; jobs=$2; shift ;;
-	--shard) need "$@"; shard=$2; shift ;;
+	--mode) need_value "$1" $#; mode=$2; shift ;;
+	--rounds|--boots) need_value "$1" $#; rounds=$2; shift ;;
+	--jobs) need_value "$1" $#; jobs=$2; shift ;;
+	--shard) need_value "$1" $#; shard=$2; shift ;;
 	--no-cache) cache=0 ;;
-	--plan) need "$@"; plan=$2; shift ;;
-	--workloads) need "$@"; workloads=$2; shift ;;
-	--ksrc) need "$@"; ksrc=$2; shift ;;
-	--base-ref) need "$@"; base_ref=$2; shift ;;
-	--ref) need "$@"; ref=$2; shift ;;
-	--config) need "$@"; frags+=(--config "$2"); shift ;;
-	--boot-file) need "$@"; bootfile=$2; shift ;;
-	--append) need "$@"; append=$2; shift ;;
-	--bench) need "$@"; bench=$2; shift ;;
-	--out) need "$@"; out=$2; shift ;;
-	--kernel) need "$@"; kdirB=$2; shift ;;
-	--base-kernel) need "$@"; kdirA=$2; shift ;;
-	--timeout) need "$@"; timeout=$2; shift ;;
-	--seed) need "$@"; seed0=$2; shift ;;
+	--plan) need_value "$1" $#; plan=$2; shift ;;
+	--workloads) need_value "$1" $#; workloads=$2; shift ;;
+	--ksrc) need_value "$1" $#; ksrc=$2; shift ;;
+	--base-ref) need_value "$1" $#; base_ref=$2; shift ;;
+	--ref) need_value "$1" $#; ref=$2; shift ;;
+	--config) need_value "$1" $#; frags+=(--config "$2"); shift ;;
+	--boot-file) need_value "$1" $#; bootfile=$2; shift ;;
+	--append) need_value "$1" $#; append=$2; shift ;;
+	--bench) need_value "$1" $#; bench=$2; shift ;;
+	--out) need_value "$1" $#; out=$2; shift ;;
+	--kernel) need_value "$1" $#; kdirB=$2; shift ;;
+	--base-kernel) need_value "$1" $#; kdirA=$2; shift ;;
+	--timeout) need_value "$1" $#; timeout=$2; shift ;;
+	--seed) need_value "$1" $#; seed0=$2; shift ;;
 	--perf) perf=--perf ;;
 	--lsm) lsm=--lsm ;;
-	--context) need "$@"; ctx+=(--context "$2"); shift ;;
+	--context) need_value "$1" $#; ctx+=(--context "$2"); shift ;;
 	--merge) merge=1; shift; break ;;
 	-h|--help) usage ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -288,6 +288,14 @@ if [ "$merge" = 0 ] && [ -n "$workloads" ]; then
 	plan=$genplan
 fi
 plan=${plan:-$top/guest/plans/ab.plan}
+# Every check a `cost` or `check` step names (includes followed) is a row
+# of kernel-patches/checks.def; a check of an LSM needs that LSM's files
+# in the image (below).
+plan_lsms=''
+if [ "$merge" = 0 ]; then
+	plan_lsms=$(plan_checks "$top" "$plan" | awk '$2 != "none" { print $2 }' |
+		sort -u | tr '\n' ' ') || exit 1
+fi
 
 # Everything after this point takes time: the output directory.
 out=${out:-$top/results/ab-$stamp}
@@ -297,18 +305,22 @@ echo '*' >"$out/.gitignore"
 
 # --- kernels ---------------------------------------------------------------
 
-# The LSM scenarios (guest/lsm/README.md) when an LSM is switched
-# on or the plan runs LSM steps: their files in the image (/lsm) and,
-# unless the caller names the config, SELinux and Smack in the kernel.
+# The LSM scenarios (guest/lsm/README.md) when a boot has an LSM active
+# or a plan step names a check of an LSM (the registry's LSM column):
+# their files in the image (/lsm) and, unless the caller names the
+# config, SELinux and Smack in the kernel.
 if [ "$merge" = 0 ]; then
-	if [ -n "$lsm_boots" ] || echo "$append" | grep -q 'lsm=' ||
+	if [ -n "$lsm_boots" ] || [ -n "$plan_lsms" ] ||
+	   echo "$append" | grep -q 'lsm=' ||
 	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
 		lsm=--lsm
 	fi
-	# A plan with profile steps: perf in the image, and (unless the
-	# caller names the config) high-resolution timers in the kernel.
+	# A plan with profile steps (its own or an included plan's): perf
+	# in the image, and (unless the caller names the config)
+	# high-resolution timers in the kernel.
 	profiled=0
-	grep -q '^[[:space:]]*profile[[:space:]]' "$plan" && profiled=1
+	grep -q '^profile[[:space:]]' <<<"$(plan_steps "$top/guest/plans" "$plan")" &&
+		profiled=1
 	[ "$profiled" = 1 ] && perf=--perf
 	# perf samples on one-shot hrtimers: keep the LAPIC timer (run-qemu.sh)
 	[ -z "$perf" ] || apic=--apic-timer

@@ -24,16 +24,33 @@
 #include "bench/sys/variant.h"
 #include "workloads/lsm.h"
 
-/* A userns_checks switch: the sysctl, else upstream (or NSB_LSM_CHECKS). */
-static int sw(const char *name, int dflt)
+/* The switches of kernel-patches/checks.def, by name, with defaults. */
+enum check {
+#define NSB_CHECK(NAME, SEED, ON, LSM, FORM, OP, FUNCS, WHAT) CHECK_##NAME,
+#include "kernel-patches/checks.def"
+#undef NSB_CHECK
+};
+
+static const struct {
+	const char *name;
+	bool on;
+} checks[] = {
+#define NSB_CHECK(NAME, SEED, ON, LSM, FORM, OP, FUNCS, WHAT) { #NAME, ON },
+#include "kernel-patches/checks.def"
+#undef NSB_CHECK
+};
+
+/* A switch: its sysctl, else its default (0 if NSB_LSM_CHECKS=off). */
+static int sw(enum check c)
 {
 	const char *env = getenv("NSB_LSM_CHECKS");
+	int dflt = checks[c].on;
 	char path[128];
 	FILE *f;
 	int v;
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/userns_checks/%s",
-		 name);
+		 checks[c].name);
 	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%d", &v) != 1)
@@ -62,12 +79,12 @@ static int expect_lsm(const struct nsb_scn *scn, int64_t arg)
 
 	if (t == NSB_LSM_FUSE) {
 		/* Smack: the untrusted superblock refuses our label (008). */
-		bool untrusted = l == NSB_LSM_SMACK && uns && sw("smack", 1);
+		bool untrusted = l == NSB_LSM_SMACK && uns && sw(CHECK_smack);
 
 		if (k == NSB_LSM_OPEN && untrusted)
 			return -EACCES;
 		/* SELinux on a userns mount: the mountpoint label (007). */
-		return (l == NSB_LSM_SELINUX && uns && sw("selinux", 1) ?
+		return (l == NSB_LSM_SELINUX && uns && sw(CHECK_selinux) ?
 			NSB_LABEL_OTHER : NSB_LABEL_XATTR) |
 		       (untrusted ? NSB_LABEL_UNTRUSTED : 0);
 	}
@@ -83,7 +100,7 @@ static int expect_lsm(const struct nsb_scn *scn, int64_t arg)
 		if (l == NSB_LSM_SMACK && uns)
 			return -EPERM;
 		/* secattr (seed 006): the LSM never sees the new label. */
-		if (l != NSB_LSM_NONE && uns && sw("secattr", 0))
+		if (l != NSB_LSM_NONE && uns && sw(CHECK_secattr))
 			return NSB_LABEL_OTHER;
 		return NSB_LABEL_XATTR;
 	case NSB_LSM_CREATE:

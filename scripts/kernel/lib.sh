@@ -20,11 +20,17 @@ build_dir() {
 	case "$b" in /*) echo "$b" ;; *) echo "$PWD/$b" ;; esac
 }
 
+# default_version TOP: the kernel version make run builds when KERNEL is
+# not given, the one line of kernel-patches/default-version (6.1, 6.12);
+# nothing if the line is not a version.
+default_version() {
+	sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$1/kernel-patches/default-version"
+}
+
 # The kernel source a run builds when no --ksrc is given: Debian's
 # linux-source-$NSB_KERNEL package (make run KERNEL=6.12 sets it), or the
-# tarball NSB_TARBALL names; by default kernel-patches/default-version.
-NSB_KERNEL=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
-	"$(dirname "${BASH_SOURCE[0]}")/../../kernel-patches/default-version")}
+# tarball NSB_TARBALL names; by default default_version's.
+NSB_KERNEL=${NSB_KERNEL:-$(default_version "$(dirname "${BASH_SOURCE[0]}")/../..")}
 export NSB_KERNEL
 case "$NSB_KERNEL" in
 [0-9]*.[0-9]*) ;;
@@ -199,4 +205,97 @@ check_config() {
 		done <"$f"
 	done
 	[ "$bad" = 0 ] || die "config fragment not satisfied (see above)"
+}
+
+# checks_registry TOP: the rows of kernel-patches/checks.def, one line
+# each: "NAME SEED ON LSM FORM OP" (tab-separated; ON and FORM true or
+# false, LSM none or the LSM's name).  A line starting a row that is not
+# one, or a name given twice, is an error naming the line.
+checks_registry() {
+	local def=$1/kernel-patches/checks.def
+	[ -r "$def" ] || die "$def not found"
+	awk -v def="$def" '
+	/^NSB_CHECK\(/ {
+		if ($0 !~ /^NSB_CHECK\([a-z][a-z0-9_]*, "[0-9\/]+", (true|false), [a-z]+, (true|false), "[a-z]+",$/) {
+			printf "%s:%d: not a registry row (see the header): %s\n", def, NR, $0 >"/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		row = substr($0, 11)
+		gsub(/[",]/, "", row)
+		split(row, f, " ")
+		if (f[1] in seen) {
+			printf "%s:%d: check %s given twice\n", def, NR, f[1] >"/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		seen[f[1]] = 1
+		print f[1] "\t" f[2] "\t" f[3] "\t" f[4] "\t" f[5] "\t" f[6]
+		n++
+	}
+	END {
+		if (!bad && !n) {
+			printf "%s: no rows\n", def >"/dev/stderr"
+			exit 1
+		}
+	}' "$def" || die "kernel-patches/checks.def unreadable (see above)"
+}
+
+# plan_steps PLANS-DIR PLAN: the plan's steps as the guest runs them, one
+# per line: a line continued with '\' joined to the next, comments (a
+# '#' starting a word) and blank lines dropped, and `include NAME`
+# replaced by the steps of PLANS-DIR/NAME.plan (the guest's /plans),
+# however deep.  A missing plan or an include cycle is an error.
+plan_steps() {
+	local dir=$1 plan=$2 seen=${3:-} line name
+	[ -r "$plan" ] || die "plan '$plan' not found"
+	while IFS= read -r line; do
+		case "$line" in
+		include|include[[:space:]]*)
+			read -r _ name _ <<<"$line"
+			name=${name//[\"\']/}
+			name=$dir/${name%.plan}.plan
+			case " $seen " in *" $name "*)
+				die "plan '$plan': include cycle through $name" ;;
+			esac
+			[ -r "$name" ] || die "plan '$plan': '$line': no $name"
+			plan_steps "$dir" "$name" "$seen $plan"
+			;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done < <(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}' "$plan" |
+		sed -e 's/\(^\|[[:space:]]\)#.*//' -e 's/^[[:space:]]*//' \
+		    -e 's/[[:space:]]*$//' -e '/^$/d')
+}
+
+# plan_checks TOP PLAN: the checks the plan's `cost` and `check` steps
+# name (includes followed), each a registry row, one line each: "NAME
+# LSM" (its registry row's LSM).  A name that is not a row stops here,
+# before anything is built.  `$NSB_LSM` (the booted LSM, in a step the
+# guest runs under an LSM only) stands for the rows named after an LSM
+# and yields nothing: which LSM a boot has is the boots' business.
+plan_checks() {
+	local reg steps
+	reg=$(checks_registry "$1") || exit 1
+	steps=$(plan_steps "$1/guest/plans" "$2") || exit 1
+	awk -v me="${0##*/}" -v plan="$2" -v reg="$reg" '
+	BEGIN {
+		n = split(reg, row, "\n")
+		for (i = 1; i <= n; i++) {
+			split(row[i], f, "\t")
+			lsm[f[1]] = f[4]
+			names = names (i > 1 ? " " : "") f[1]
+		}
+	}
+	$1 == "cost" || $1 == "check" {
+		name = $2
+		gsub(/["\047]/, "", name)
+		if (name == "$NSB_LSM" || name == "${NSB_LSM}")
+			next
+		if (!(name in lsm)) {
+			printf "%s: error: plan \047%s\047: \047%s %s\047: no check \047%s\047 in kernel-patches/checks.def (the checks: %s)\n", me, plan, $1, name, name, names >"/dev/stderr"
+			exit 1
+		}
+		print name " " lsm[name]
+	}' <<<"$steps" || exit 1
 }

@@ -17,26 +17,14 @@
 
 #define COLS 72
 
-/*
- * The switches of kernel-patches/VERSION/userns-checks-toggles, in the order the
- * report lists them (seed patch order); forms last.
- */
+/* The registry's rows, in its order: the report's (seed patch order). */
 const struct nsb_check nsb_checks[] = {
-	{ "sget", "002", "s_user_ns compare in sget_fc", "mount", false },
-	{ "nodev", "003", "SB_I_NODEV test in may_open_dev", "open", false },
-	{ "file_caps", "004", "in_userns walk in get_file_caps", "exec",
-	  false },
-	{ "mnt_may_suid", "005", "current_in_userns in mnt_may_suid", "exec",
-	  false },
-	{ "secattr", "006", "security.* updates refused on userns mounts "
-	  "(2015, on) vs passed to the LSM (now, off)", "setxattr", false },
-	{ "selinux", "007", "SELinux labels of userns mounts", "lookup",
-	  false },
-	{ "smack", "008", "Smack untrusted userns superblocks", "lookup",
-	  false },
-	{ "walk_2015", "004/5", "in_userns walk to NULL (2015, on) vs "
-	  "level-bounded (now, off)", "exec", true },
-	{ NULL, NULL, NULL, NULL, false },
+#define NSB_CHECK(NAME, SEED, ON, LSM, FORM, OP, FUNCS, WHAT)		\
+	{ .sw = #NAME, .seed = SEED, .what = WHAT, .path = OP,		\
+	  .form = FORM, .on = ON, .lsm = #LSM, .funcs = FUNCS },
+#include "kernel-patches/checks.def"
+#undef NSB_CHECK
+	{ .sw = NULL },
 };
 
 /* Per check, its families in this order: no LSM first, the baseline. */

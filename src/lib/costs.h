@@ -26,13 +26,16 @@
 #include "src/lib/compare.h"
 #include "src/lib/table.h"
 
-/* A switch of the toggles series and the seed patch whose check it is. */
+/* A row of kernel-patches/checks.def: a switch of the toggles series. */
 struct nsb_check {
 	const char *sw;		/* kernel.userns_checks.<sw> */
 	const char *seed;	/* "005" */
 	const char *what;	/* the check, a few words */
 	const char *path;	/* the hot path it sits on */
 	bool form;		/* a 2015 form against today's (2nd table) */
+	bool on;		/* the switch's default */
+	const char *lsm;	/* "none", "selinux", "smack" */
+	const char *funcs;	/* its hot path's functions, blank-separated */
 };
 
 struct nsb_cost_row {

@@ -23,29 +23,29 @@ extern char **environ;
 
 #define TOP_N	5
 
-/* Functions of the checks (DESIGN.md's table), 2015 and current forms. */
+/* The functions of the checks' hot paths, blank-separated lists. */
 static const char *const check_funcs[] = {
-	"in_userns", "current_in_userns", "mnt_may_suid", "may_open_dev",
-	"sget", "sget_userns", "sget_fc", "get_file_caps",
-	"cap_bprm_creds_from_file", "bprm_fill_uid", "check_mnt",
-	"security_sb_set_mnt_opts", "selinux_set_mnt_opts",
-	"smack_set_mnt_opts", "security_inode_setxattr",
-	"selinux_inode_setxattr", "smack_inode_setxattr", NULL,
+#define NSB_CHECK(NAME, SEED, ON, LSM, FORM, OP, FUNCS, WHAT) FUNCS,
+#include "kernel-patches/checks.def"
+#undef NSB_CHECK
+	NULL,
 };
 
 /* "[k] in_userns.isra.0" is in_userns: compare up to the first '.'. */
 static bool is_check(const char *sym)
 {
-	const char *name = strstr(sym, "] ");
-	size_t len;
+	const char *name = strstr(sym, "] "), *f;
+	size_t len, n;
 	int i;
 
 	name = name ? name + 2 : sym;
 	len = strcspn(name, ". ");
 	for (i = 0; check_funcs[i]; i++)
-		if (strlen(check_funcs[i]) == len &&
-		    !strncmp(name, check_funcs[i], len))
-			return true;
+		for (f = check_funcs[i]; *f; f += n + !!f[n]) {
+			n = strcspn(f, " ");
+			if (n == len && !strncmp(name, f, len))
+				return true;
+		}
 	return false;
 }
 

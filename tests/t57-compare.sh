@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t60-compare.sh — nsbench compare/report on fixed results files
+# t57-compare.sh — nsbench compare/report on fixed results files
 # (tests/fixtures/stats/*.json): verdicts, exit codes, formats, pairing by
 # round, A/A, and bad input (exit 2 with a message naming the file).
 

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t58-ab-plan-checks.sh — ab.sh reads a plan's checks from its effective
+# steps and kernel-patches/checks.def: a step naming no check is refused
+# before anything runs; the guest image carries the LSM files (/lsm)
+# when a step, through an include, names a check of an LSM, and not for
+# a comment that names one; perf when an included plan has profile steps.  A stand-in QEMU and a stand-in kernel: no
+# boot, no build (the SELinux policy is made from the cached source).
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+
+need_guest
+need checkpolicy checkpolicy
+need mkfs.ext4 e2fsprogs
+need jq jq
+tap_plan 7
+
+# The stand-in QEMU: a guest that starts and ends, on both serial ports
+# (run-qemu.sh's -serial file:PATH arguments).
+cat >"$tmp/qemu" <<'EOF'
+#!/bin/bash
+case "$*" in *--version*) echo "QEMU emulator version 0.0 (stand-in)"; exit 0 ;; esac
+printf '%s\n' "$@" | sed -n 's/^file://p' | while read -r f; do
+	printf '@@NSB INIT mode=icount round=1 seed=1 aslr=0 kernel=6.1.192\n@@NSB DONE 0\n' >"$f"
+done
+EOF
+chmod +x "$tmp/qemu"
+for s in A B; do
+	mkdir -p "$tmp/k$s"
+	echo "not a kernel" >"$tmp/k$s/bzImage"
+	echo "{\"key\": \"t84$s\", \"series\": \"x\", \"config_hash\": \"sha256:0$s\", \"release\": \"6.1.192\"}" \
+		>"$tmp/k$s/meta.json"
+done
+
+# ab PLAN OUT: a two-kernel run of one round, stand-ins all the way.
+ab() {
+	QEMU=$tmp/qemu "$top/scripts/ab.sh" --plan "$1" --out "$2" \
+		--kernel "$tmp/kB" --base-kernel "$tmp/kA" --mode icount \
+		--rounds 1 --jobs 1 --no-cache
+}
+
+printf 'bench a x\ncheck mnt_may_suid 0\ncheck no_such_check 1\n' >"$tmp/bad.plan"
+t0=$(date +%s)
+ab "$tmp/bad.plan" "$tmp/r0" >"$tmp/r0.log" 2>&1
+rc=$?
+[ "$rc" = 1 ] && [ ! -e "$tmp/r0" ] && [ $(($(date +%s) - t0)) -lt 30 ] &&
+	grep -q "bad.plan': 'check no_such_check': no check 'no_such_check' in kernel-patches/checks.def" "$tmp/r0.log"
+ok $? "a step naming no check: refused at once, naming plan and check (exit $rc)"
+diag "$tmp/r0.log"
+
+printf 'include lsm-switch\n' >"$tmp/lsm.plan"
+ab "$tmp/lsm.plan" "$tmp/r1" >"$tmp/r1.log" 2>&1
+ok $? "a plan including lsm-switch (check selinux 0, ...) runs"
+tail -n 5 "$tmp/r1.log" | diag
+cpio -t <"$tmp/r1/initramfs.cpio" 2>/dev/null | grep -q '^lsm/setup.sh$' &&
+	cpio -t <"$tmp/r1/initramfs.cpio" 2>/dev/null | grep -q '^bin/nsb-lsm$'
+ok $? "... its image has the LSM files (an included step named a check of an LSM)"
+
+printf '# check selinux 0: a comment, not a step\ncheck mnt_may_suid 0\ninclude checks-quick\n' \
+	>"$tmp/none.plan"
+ab "$tmp/none.plan" "$tmp/r2" >"$tmp/r2.log" 2>&1
+ok $? "a plan whose comment names an LSM's check runs"
+tail -n 5 "$tmp/r2.log" | diag
+cpio -t <"$tmp/r2/initramfs.cpio" >"$tmp/r2.list" 2>/dev/null &&
+	grep -q '^plan$' "$tmp/r2.list" && ! grep -q '^lsm' "$tmp/r2.list"
+ok $? "... its image has no LSM files"
+
+if command -v perf >/dev/null; then
+	QEMU=$tmp/qemu "$top/scripts/ab.sh" --workloads calibration-profile \
+		--out "$tmp/r3" --kernel "$tmp/kB" --base-kernel "$tmp/kA" \
+		--mode icount --rounds 1 --jobs 1 --no-cache >"$tmp/r3.log" 2>&1 &&
+		cpio -t <"$tmp/r3/initramfs.cpio" 2>/dev/null | grep -q '^bin/perf$'
+	ok $? "--workloads calibration-profile: its included profile steps put perf in the image"
+else
+	skip "perf not installed"
+fi
+
+printf 'include cycle-a\n' >"$tmp/cyc.plan"
+mkdir -p "$tmp/plans"
+printf 'include cycle-b\n' >"$tmp/plans/cycle-a.plan"
+printf 'include cycle-a\n' >"$tmp/plans/cycle-b.plan"
+! (. "$top/scripts/kernel/lib.sh" && plan_steps "$tmp/plans" "$tmp/cyc.plan") \
+	>"$tmp/cyc.log" 2>&1 && grep -q 'include cycle through' "$tmp/cyc.log"
+ok $? "an include cycle is an error, not a hang"
+
+tap_done
