@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -638,6 +639,9 @@ int main(int argc, char **argv)
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
+	/* the guest's /init runs everything under SCHED_BATCH (init.sh) */
+	gb_add_context("nsbench_sched", sched_getscheduler(0) == SCHED_BATCH ?
+		       "batch" : "normal");
 	for (i = 0; i < o.ncontext; i++) {
 		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
 

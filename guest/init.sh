@@ -323,6 +323,18 @@ if [ -r /lsm/setup.sh ]; then
 	lsm_setup || msg "PROBE lsm.setup failed"
 fi
 perturb "$NSB_SEED"
+# Everything the plan starts runs under SCHED_BATCH, inherited from here:
+# no wakeup preemption.  Under EEVDF (6.6 and later) whether a woken
+# task preempts the running one depends on deadlines that move with every
+# instruction an operation takes, so a kernel that adds 4,000
+# instructions per exec also changed how often the parent preempted its
+# exiting child: 6.3 against 6.5 context switches per fork+exec on 6.12,
+# +280 instructions per exec beyond the 4,153 added, in 3 of 4 seeds.
+# Under SCHED_BATCH both kernels switch 3.1 times per fork+exec and the
+# calibration reads +4,208 [+4,190, +4,225] (6.1's CFS behaves alike).
+# The tick still preempts; the results' context says nsbench_sched.
+sched=$(nsb-guest batch $$) || sched=normal
+msg "PROBE sched $sched"
 # shellcheck disable=SC1091
 . /plan
 finish 0

@@ -14,6 +14,10 @@
  *       and print a results JSON (Google Benchmark
  *       schema, one iteration entry per repetition) on stdout.  Every
  *       NSB_CTX_<key>=<value> in the environment becomes a context entry.
+ *   nsb-guest batch PID
+ *       put process PID under SCHED_BATCH (nice unchanged) and print the
+ *       policy read back; /init does it to itself, so that every
+ *       measured process inherits it (init.sh says why).
  *   nsb-guest spin N
  *       run a loop of exactly 2N + 2 instructions and print
  *       "insn <count> ns <CLOCK_MONOTONIC ns it took>": under icount, with
@@ -26,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +192,29 @@ static int spin(long n)
 	return 0;
 }
 
+static int batch(const char *arg)
+{
+	struct sched_param sp = { 0 };
+	char *end;
+	long pid = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end || pid <= 0) {
+		fprintf(stderr, "nsb-guest batch: '%s' is not a pid\n", arg);
+		return 2;
+	}
+	if (sched_setscheduler((pid_t)pid, SCHED_BATCH, &sp)) {
+		fprintf(stderr, "nsb-guest batch: %ld: %s\n", pid,
+			strerror(errno));
+		return 1;
+	}
+	if (sched_getscheduler((pid_t)pid) != SCHED_BATCH) {
+		fprintf(stderr, "nsb-guest batch: %ld: not SCHED_BATCH\n", pid);
+		return 1;
+	}
+	printf("batch\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (getenv("NSB_EXEC_TARGET"))	/* to try it outside a guest */
@@ -205,9 +233,11 @@ int main(int argc, char **argv)
 		return forkexec(atoi(argv[2]), atol(argv[3]), argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "batch"))
+		return batch(argv[2]);
 	fprintf(stderr,
 		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
-		"       forkexec REPS ITERS LABEL | spin N\n");
+		"       forkexec REPS ITERS LABEL | spin N | batch PID\n");
 	return 2;
 }
