@@ -39,7 +39,7 @@ ok $? "KTAP: first line is 'KTAP version 1'"
 grep -q '^1\.\.3$' "$k"
 ok $? "KTAP: plan 1..3 before the results"
 # the verdict is in the description, not after " # ": kunit.py parse
-# shows a result line's description and drops the rest (issue 26)
+# shows a result line's description and drops the rest
 grep -q '^not ok 1 fix/exec/plain regression +3\.00 %' "$k"
 ok $? "KTAP: 'not ok 1 fix/exec/plain regression +3.00 %'"
 grep -q '^ok 3 fix/mount/mqueue # SKIP ' "$k"

@@ -54,7 +54,7 @@ $CI_PIPELINE_SOURCE != "merge_request_event"'
 		[ "$(yq 'd["metadata"]["name"]' "$def")" = nsbench ] &&
 		[ -n "$(yq 'd["metadata"]["description"]' "$def")" ]
 	ok $? "LAVA definition: metadata format, name, description"
-	# tracker issue 26: the checks jobs measure the tree under test,
+	# the checks jobs measure the tree under test,
 	# build once, and the caches and groups are keyed per writer.
 	ghj='d["jobs"]'
 	[ "$(yq "[s['run'] for j in ('checks-kernels', 'checks', 'checks-report') for s in ${ghj}[j]['steps'] if 'nsbench-ci.sh' in s.get('run', '')].__len__()" "$gh")" = 3 ] &&

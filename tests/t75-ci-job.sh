@@ -105,8 +105,8 @@ job night2 '' icount-same.json --accept
 ok $? "nightly (base empty), no change: passes against night1 (exit $rc)"
 
 job night3 '' icount-slower.json --accept
-# the verdict follows the name in the description, not " # " (issue 26:
-# kunit.py parse shows the description only)
+# the verdict follows the name in the description, not " # ": kunit.py parse
+# shows the description only
 [ "$rc" = 1 ] &&
 	has "$tmp/night3/out/gate-history.ktap" '^not ok 1 fix/exec/plain regression'
 ok $? "nightly drift +3 %: exit 1, 'not ok ... regression' (exit $rc)"

@@ -60,7 +60,7 @@ ok $? "gate, 6 against 6 samples: 95% CI"
 rm "$tmp/run3-3.json"
 "$NSB" gate --history="$tmp/h3.jsonl" "$tmp/cur3.json" >"$tmp/gateh" 2>&1
 # was "medians' 75% CIs": the history keeps the samples, and the gate
-# runs the test it runs on the files, at its interval's 90% (issue 26)
+# runs the test it runs on the files, at its interval's 90%
 grep -q '(90% CI ' "$tmp/gateh" && ! grep -q "medians'" "$tmp/gateh"
 ok $? "gate on the history's samples of 3: the Moses CI's 90%, as files"
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Quick tier of the LSM scenarios (issue 7, TAP): boot the toggles kernel
+# Quick tier of the LSM scenarios (TAP): boot the toggles kernel
 # under icount once with SELinux (policy from the kernel's mdp +
 # checkpolicy, enforcing) and once with Smack (both boots in parallel),
 # and check the label-policy preconditions the guest reports

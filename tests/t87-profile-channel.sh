@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The guest side of "where the instructions go" (issue 16), without a
+# The guest side of "where the instructions go", without a
 # guest: nsbench-bench --perf-control speaks perf record's control-FIFO
 # protocol (a stand-in peer counts the commands; then real perf record
 # where it works: cpu-clock is a software event, no PMU needed), and

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Quick tier of the guest profiles (issue 16, TAP): an A/A of stock 6.1
+# Quick tier of the guest profiles (TAP): an A/A of stock 6.1
 # with high-resolution timers (configs/profile.config; side B a separate
 # build), 2 rounds, a timed and a profiled step of path lookup.  Checks
 # that perf ran in each guest with sampling switched by the benchmark's

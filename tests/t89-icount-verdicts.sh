@@ -135,7 +135,7 @@ has out '^PASS: 1 regression(s) (1 under your 2 % threshold)' \
 # shellcheck disable=SC2086
 run 0 "gate --format=ktap --threshold=2" \
 	gate "$H" --threshold=2 --format=ktap $B "$P"/B/*.json
-# the verdict in the description, where kunit.py parse shows it (#26)
+# the verdict in the description, where kunit.py parse shows it
 has out '^ok 1 sys/exec/vfork/bin/init/depth:0/manual_time regression' \
 	"KTAP: ok, with the regression's text"
 # shellcheck disable=SC2086
@@ -151,7 +151,7 @@ run 0 "history append the patched run" history append "$H" \
 	--run-id=patched "$tmp"/h/B/*.json
 rm -r "$tmp/h"
 # was "history medians ... medians' CIs": the history keeps the samples
-# and the gate runs compare's test on them, as on the files (issue 26)
+# and the gate runs compare's test on them, as on the files
 run 1 "gate from the history alone: the regression fails" gate "$H"
 has out '^method: nsbench compare on the samples the history keeps' \
 	"... from the samples the history keeps"

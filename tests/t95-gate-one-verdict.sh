@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t95-gate-one-verdict.sh — one pair of runs, one verdict (issue 26): the
+# t95-gate-one-verdict.sh — one pair of runs, one verdict: the
 # gate gives the same verdicts, the same result lines and the same exit
 # status from the results files and from the history alone (the files
 # gone, as in a CI job that keeps only the history).  Synthetic native

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# t96-cli-typos.sh — small things a CI user hits (issue 26): nsbench-bench
+# t96-cli-typos.sh — small things a CI user hits: nsbench-bench
 # --version says the version its results carry; --mode takes native, kvm,
 # tcg or icount and refuses anything else (it becomes nsbench_mode, which
 # picks the rule a comparison judges by) before any benchmark runs; a

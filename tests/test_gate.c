@@ -165,7 +165,7 @@ static void history_only(void)
 	}
 	r = run(cmd_gate, "gate", "--history", h2, "--baseline=icount-base",
 		NULL);
-	/* was "history medians": the history keeps the samples now (#26) */
+	/* was "history medians": the history keeps the samples now */
 	ok(r == 0 && out_has("samples the history keeps") &&
 	   out_has("improvement -3.00 %"),
 	   "history only, -3 %%: improvement, exit 0");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lsm.h — LSM label scenarios (issue 7): which LSM is active in the guest,
+ * lsm.h — LSM label scenarios: which LSM is active in the guest,
  * its label xattr and the suite's label, and the operations of the
  * sys/lsm benchmarks.  Labels are classified, not compared per iteration:
  * an operation checks the label once per worker (its first call, which

@@ -7,7 +7,8 @@
  * carries an A/B round (nsbench_round/nsbench_seed in its file's context)
  * and at least two rounds are common, the comparison is paired: per-round
  * medians, their differences, the median difference with its sign-test
- * CI and the Wilcoxon signed-rank p (DESIGN.md: "Pair and perturb").
+ * CI and the Wilcoxon signed-rank p: a boot settles on one of several
+ * levels, and the round's shared seed puts both sides on the same one.
  * Otherwise it is unpaired: Hodges-Lehmann shift with the Moses CI and the
  * Mann-Whitney p, plus a bootstrap ratio of medians.
  *

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Slow tier of the LSM scenarios (issue 7, TAP): the kernel A/B of
+# Slow tier of the LSM scenarios (TAP): the kernel A/B of
 # guest/plans/lsm.plan in icount mode, stock against the toggles
 # series, once with SELinux (enforcing) and once with Smack,
 # NSB_AB_ROUNDS rounds each (default 2; ~4 min per boot on a loaded
