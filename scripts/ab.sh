@@ -378,6 +378,9 @@ if [ "$merge" = 0 ]; then
 		$perf $lsm
 	cp "$plan" "$out/plan"
 
+	# Two kernels: the guests measure under SCHED_BATCH (init.sh says
+	# why); the in-boot check costs keep the kernel's own scheduling.
+	[ "$checks" = 1 ] || append="${append:+$append }nsb.sched=batch"
 	if [ -n "$bootfile" ]; then
 		append="$append $({ grep -v '^#' "$bootfile" || true; } | tr '\n' ' ')"
 		append=$(echo "$append" | tr -s ' ' | sed 's/^ //; s/ $//')
