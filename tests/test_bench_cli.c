@@ -158,6 +158,18 @@ static pid_t start(const char *log, char *const *args)
 	return pid;
 }
 
+/* One benchmark for 30 s (to be signalled), its results file d/out. */
+static pid_t start_long(const char *log, const char *d, const char *out)
+{
+	char outflag[192];
+	char *args[] = { bench, outflag, "--benchmark_min_time=30",
+			 "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
+			 NULL };
+
+	snprintf(outflag, sizeof(outflag), "--out=%s/%s", d, out);
+	return start(log, args);
+}
+
 /* Waits up to 60 s until log holds needle n times; false if not. */
 static bool wait_for(const char *log, const char *needle, int n)
 {
@@ -416,15 +428,11 @@ static void test_sigint(void)
 static void test_second_signal(void)
 {
 	char *d = subdir("int2");
-	char outflag[192], log[192];
-	char *args[] = { bench, outflag, "--benchmark_min_time=30",
-			 "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
-			 NULL };
+	char log[192];
 	pid_t pid;
 
-	snprintf(outflag, sizeof(outflag), "--out=%s/r.json", d);
 	snprintf(log, sizeof(log), "%s/int2.log", dir);
-	pid = start(log, args);
+	pid = start_long(log, d, "r.json");
 	ok(wait_for(log, "Running ", 1), "second signal: the run starts");
 	usleep(300000);
 	kill(pid, SIGINT);
@@ -469,19 +477,15 @@ static void test_planted_symlink(void)
 static void test_killed_leftover(void)
 {
 	char *d = subdir("kill");
-	char outflag[192], log[192], errf[192], args[512];
-	char *argv_long[] = { bench, outflag, "--benchmark_min_time=30",
-			      "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
-			      NULL };
+	char log[192], errf[192], args[512];
 	pid_t pid;
 
-	snprintf(outflag, sizeof(outflag), "--out=%s/killed.json", d);
 	snprintf(log, sizeof(log), "%s/kill.log", dir);
 	snprintf(errf, sizeof(errf), "%s/kill.err", dir);
 	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
 		 "--benchmark_min_time=0.001 --out=%s/next.json", d);
 
-	pid = start(log, argv_long);
+	pid = start_long(log, d, "killed.json");
 	ok(wait_for(log, "Running ", 1), "a live run has started");
 	is_int(count_files(d, ".partial"), 1, "with its .partial file");
 	is_int(run(args, errf), 0, "a second run beside it exits 0");
