@@ -317,6 +317,17 @@ static void test_bad_flags(void)
 	       "--no-results: a filter matching nothing exits 2 too");
 }
 
+/* A short run of FILTER, no results file: --benchmark_out=PATH in FMT. */
+static int run_out(const char *filter, const char *path, const char *fmt)
+{
+	char args[512];
+
+	snprintf(args, sizeof(args), "%s --benchmark_min_time=0.001 "
+		 "--no-results --benchmark_out=%s --benchmark_out_format=%s",
+		 filter, path, fmt);
+	return run(args, NULL);
+}
+
 /* --benchmark_out=FILE [--benchmark_out_format=F]: FILE is written too. */
 static void test_benchmark_out(void)
 {
@@ -344,20 +355,17 @@ static void test_benchmark_out(void)
 	 * Families with different counters (libbenchmark's own CSV
 	 * reporter aborts on a counter its first row lacks).
 	 */
-	snprintf(args, sizeof(args), "'--benchmark_filter=^models/(shim/c/|"
-		 "sget/spin/stock/hit/supers:1/)' --benchmark_min_time=0.001 --no-results "
-		 "--benchmark_out=%s/gb.csv --benchmark_out_format=csv", d);
-	is_int(run(args, NULL), 0, "--benchmark_out_format=csv --no-results: exit 0");
 	snprintf(path, sizeof(path), "%s/gb.csv", d);
+	is_int(run_out("'--benchmark_filter=^models/(shim/c/|"
+		       "sget/spin/stock/hit/supers:1/)'", path, "csv"), 0,
+	       "--benchmark_out_format=csv --no-results: exit 0");
 	ok(file_contains(path, "name,iterations,real_time") &&
 	   file_contains(path, "\"models/shim/c/keep_running\"") &&
 	   file_contains(path, "\"writer_cycles\""),
 	   "FILE is Google Benchmark CSV, every family's counters as columns");
-	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
-		 "--benchmark_min_time=0.001 --no-results "
-		 "--benchmark_out=%s/gb.txt --benchmark_out_format=console", d);
-	is_int(run(args, NULL), 0, "--benchmark_out_format=console: exit 0");
 	snprintf(path, sizeof(path), "%s/gb.txt", d);
+	is_int(run_out("--benchmark_filter=models/shim/c/", path, "console"),
+	       0, "--benchmark_out_format=console: exit 0");
 	ok(file_contains(path, "models/shim/c/keep_running") &&
 	   !file_contains(path, "\033["), "FILE is the console table, no colour");
 	is_int(count_files(d, NULL), 4, "and nothing else in the directory");
