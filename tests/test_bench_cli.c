@@ -518,10 +518,8 @@ int main(void)
 	snprintf(bench, sizeof(bench), "%s/bench/nsbench-bench",
 		 build ? build : "build");
 	snprintf(nsbench, sizeof(nsbench), "%s/nsbench", build ? build : "build");
-	if (!mkdtemp(dir) || access(bench, X_OK)) {
-		ok(0, "%s exists (set NSB_BUILD)", bench);
-		return done_testing();
-	}
+	if (!mkdtemp(dir) || access(bench, X_OK))
+		return cannot_start("%s exists (set NSB_BUILD)", bench);
 	test_results_file();
 	test_bad_flags();
 	test_benchmark_out();
