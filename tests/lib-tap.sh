@@ -3,13 +3,17 @@
 # lib-tap.sh — TAP for nsbench's shell tests (sourced):
 #	tap_plan N		the plan up front (else tap_done prints it)
 #	ok $? "what held"	one test point from an exit status
+#	is GOT WANT "what"	one test point: GOT is the string WANT
 #	skip [N] WHY		one (or N) test points skipped
 #	diag [FILE...]		lines (of stdin or the files) as TAP comments
 #	skip_all WHY		the whole script skipped, exit 0
 #	need CMD "package"	skip_all unless CMD is on PATH
 #	need_guest		skip_all unless guests can be built and booted
+#	need_stand_in		what a test with a stand-in QEMU needs
+#	need_kernel_tree	what a test on a kernel git tree needs
 #	run RC DESC ARGS...	nsbench ARGS must exit RC: one test point;
 #				stdout in $tmp/out, stderr in $tmp/err
+#	find_kunit		kunit: the kernel's KTAP parser's directory
 #	tap_done		the plan if not given, exit 1 if a point failed
 #
 # Sourcing it sets up every test the same way: $top the checkout,
@@ -45,6 +49,12 @@ ok() {
 		echo "not ok $n - $2"
 		fail=1
 	fi
+}
+
+is() {
+	[ "$1" = "$2" ]
+	ok $? "$3"
+	[ "$1" = "$2" ] || echo "# got '$1', want '$2'"
 }
 
 skip() {
@@ -108,6 +118,42 @@ need_calibration() {
 	ver=$(kernel_version)
 	cal=$top/kernel-patches/$ver/calibration
 	[ -f "$cal/series" ] || skip_all "no calibration series for Linux $ver"
+}
+
+# need_stand_in: what a test of ab.sh with a stand-in QEMU needs (jq,
+# busybox and cpio for the initramfs), its boot cache under $tmp.
+need_stand_in() {
+	export NSB_CACHE=$tmp/cache
+	need jq jq
+	need busybox busybox-static
+	need cpio cpio
+}
+
+# need_kernel_tree: what a slow test on a kernel git tree needs (a guest,
+# jq, git, a built nsbench as $nsb, the calibration series: ver, cal).
+need_kernel_tree() {
+	local build=${NSB_BUILD:-$top/build}
+
+	case "$build" in /*) ;; *) build=$PWD/$build ;; esac
+	nsb=$build/nsbench
+	need_guest
+	need jq jq
+	need git git
+	[ -x "$nsb" ] || skip_all "no $nsb (make)"
+	need_calibration
+}
+
+# find_kunit: kunit, the kernel's tools/testing/kunit (its KTAP parser),
+# from the kernel source the suite's builds unpack, else straight from
+# Debian's tarball, $tarball (only tools/testing/kunit is extracted);
+# the caller checks for "$kunit/kunit_parser.py".
+find_kunit() {
+	kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
+	tarball=/usr/src/linux-source-6.1.tar.xz
+	if [ ! -f "$kunit/kunit_parser.py" ] && [ -f "$tarball" ]; then
+		tar -xJf "$tarball" -C "$tmp" linux-source-6.1/tools/testing/kunit
+		kunit=$tmp/linux-source-6.1/tools/testing/kunit
+	fi
 }
 
 # kernel_tree DIR VERSION: a git repository in DIR of Debian's source of

@@ -134,39 +134,34 @@ b=$(grep -o '"real_time": [0-9.]*' "$tmp/boot2/forkexec.json" 2>/dev/null | tr '
 ok $? "icount: same image, same seed, same numbers"
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "# boot 1: $a"; echo "# boot 2: $b"; }
 
+# 14-16: a plan that breaks the guest: boot_plan NAME TIMEOUT LINE boots
+# one whose plan is LINE; rc its exit status, el its seconds of wall
+# time, its stderr in $tmp/NAME.err.
+boot_plan() {
+	printf '%s\n' "$3" >"$tmp/$1.plan"
+	mk "$tmp/$1.plan" "$tmp/$1.cpio"
+	t0=$(date +%s)
+	"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/$1.cpio" \
+		--out "$tmp/$1" --mode icount --timeout "$2" 2>"$tmp/$1.err"
+	rc=$?
+	el=$(($(date +%s) - t0))
+}
+
 # 14: a forced panic is an error, reported quickly with the console tail.
-printf 'echo c >/proc/sysrq-trigger\n' >"$tmp/panic.plan"
-mk "$tmp/panic.plan" "$tmp/panic.cpio"
-t0=$(date +%s)
-"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/panic.cpio" \
-	--out "$tmp/panic" --mode icount --timeout 120 2>"$tmp/panic.err"
-rc=$?
-el=$(($(date +%s) - t0))
+boot_plan panic 120 'echo c >/proc/sysrq-trigger'
 [ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/panic.err" && [ "$el" -le 120 ]
 ok $? "forced panic reported as an error in ${el} s"
 tail -n 3 "$tmp/panic.err" | diag
 
 # 15: a forced hang is an error once the timeout expires.
-printf 'sleep 1000000\n' >"$tmp/hang.plan"
-mk "$tmp/hang.plan" "$tmp/hang.cpio"
-t0=$(date +%s)
-"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/hang.cpio" \
-	--out "$tmp/hang" --mode icount --timeout 30 2>"$tmp/hang.err"
-rc=$?
-el=$(($(date +%s) - t0))
+boot_plan hang 30 'sleep 1000000'
 # 30 s of QEMU CPU time; the wall cap (3x + 60 s) bounds a loaded host.
 [ "$rc" != 0 ] && grep -q 'guest hang' "$tmp/hang.err" && [ "$el" -le 150 ]
 ok $? "forced hang reported as an error in ${el} s wall (timeout 30 s)"
 tail -n 1 "$tmp/hang.err" | diag
 
 # 16: init exiting (a plan that exits) is reported, not waited for.
-printf 'exit 3\n' >"$tmp/exit.plan"
-mk "$tmp/exit.plan" "$tmp/exit.cpio"
-t0=$(date +%s)
-"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/exit.cpio" \
-	--out "$tmp/exit" --mode icount --timeout 120 2>"$tmp/exit.err"
-rc=$?
-el=$(($(date +%s) - t0))
+boot_plan exit 120 'exit 3'
 [ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/exit.err"
 ok $? "init exiting reported as an error in ${el} s"
 tail -n 1 "$tmp/exit.err" | diag

@@ -74,18 +74,18 @@ mk "$tmp/t" yes nodev 6 sys/open/dev/init/depth:0/manual_time:3000:4:0 \
 "$nsb" report --json="$tmp/c.json" --out="$tmp/r.txt" "$tmp/t" 2>"$tmp/err"
 ok $? "report reads a directory of interleaved results"
 j=$tmp/c.json
-[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .shift.est)" = 25 ]
-ok $? "a known +25 insn shift is recovered exactly"
-[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:32/manual_time .shift.est)" = 216 ]
-ok $? "a known +216 insn shift is recovered exactly"
-[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .verdict)" = slower ]
-ok $? "a real cost is 'slower'"
-[ "$(field "$j" mnt_may_suid sys/exec/vfork/suid/foreign-fd/depth:0/manual_time .verdict)" = same ]
-ok $? "no shift with off = off is 'same'"
-[ "$(field "$j" nodev sys/open/dev/self/depth:0/manual_time .unreliable)" = true ]
-ok $? "a 7-insn A/A residual marks the row unreliable"
-[ "$(field "$j" nodev sys/open/dev/init/depth:0/manual_time .aa.est)" = 0 ]
-ok $? "the off/off residual of an exact row is 0"
+is "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .shift.est)" 25 \
+	"a known +25 insn shift is recovered exactly"
+is "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:32/manual_time .shift.est)" 216 \
+	"a known +216 insn shift is recovered exactly"
+is "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .verdict)" slower \
+	"a real cost is 'slower'"
+is "$(field "$j" mnt_may_suid sys/exec/vfork/suid/foreign-fd/depth:0/manual_time .verdict)" same \
+	"no shift with off = off is 'same'"
+is "$(field "$j" nodev sys/open/dev/self/depth:0/manual_time .unreliable)" true \
+	"a 7-insn A/A residual marks the row unreliable"
+is "$(field "$j" nodev sys/open/dev/init/depth:0/manual_time .aa.est)" 0 \
+	"the off/off residual of an exact row is 0"
 [ "$(field "$j" nodev sys/open/dev/self/depth:8/manual_time .verdict)" = decides ] &&
 	[ "$(field "$j" nodev sys/open/dev/self/depth:8/manual_time .decides)" = true ] &&
 	grep -q 'open/dev/self/d8 .* decides$' "$tmp/r.txt" &&
@@ -137,8 +137,8 @@ ok $? "an off/off series is 'same' with a zero residual"
 # Stock files of the same plan: the toggles' own cost.
 mk "$tmp/s" no mnt_may_suid 6 sys/exec/vfork/suid/init/depth:0/manual_time:69990:0:0
 "$nsb" report --json="$tmp/p.json" --out="$tmp/p.txt" "$tmp/t" "$tmp/s" 2>/dev/null
-[ "$(field "$tmp/p.json" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .toggles.est)" = 35 ]
-ok $? "stock against toggles (on) pairs by round: +35 insn"
+is "$(field "$tmp/p.json" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .toggles.est)" 35 \
+	"stock against toggles (on) pairs by round: +35 insn"
 grep -q "Toggles' own cost (unpatched Linux" "$tmp/p.txt"
 ok $? "the report gives the toggles' own cost as provenance"
 
@@ -157,8 +157,8 @@ xrow() {	# xrow NAME JQ-PATH: a row of the change table
 	awk -v e="$(xrow "$xs" .change.est)" -v l="$(xrow "$xs" .change.lo)" \
 	    -v h="$(xrow "$xs" .change.hi)" 'BEGIN { exit !(e > 5 && e < 7 && l <= 6 && h >= 6 && l > 1) }'
 ok $? "+6 insn more per exec on 6.12: the change +6 within its CI, slower"
-[ "$(xrow "$xb" .verdict)" = same ]
-ok $? "the same cost on both releases: same (an A/A of the method)"
+is "$(xrow "$xb" .verdict)" same \
+	"the same cost on both releases: same (an A/A of the method)"
 grep -q "What each check costs on Linux 6.1.192 and on Linux 6.12.118" "$tmp/x.txt" &&
 	[ "$(grep -n '^== Linux' "$tmp/x.txt" | cut -d: -f2 | tr '\n' ' ')" = "== Linux 6.1.192 == == Linux 6.12.118 == " ]
 ok $? "the change table first, then each release's report, the older first"

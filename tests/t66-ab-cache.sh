@@ -12,11 +12,7 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-export NSB_CACHE=$tmp/cache
-
-need jq jq
-need busybox busybox-static
-need cpio cpio
+need_stand_in
 
 # The stand-in QEMU: results of one `cost` step, from the seed.
 cat >"$tmp/qemu" <<'EOF'

@@ -58,14 +58,7 @@ ok $? "prove fails the cut-off log: planned 3 tests but ran 1"
 ok $? "prove fails the error run"
 
 # --- the kernel's parser --------------------------------------------------
-# From the kernel source the suite's builds unpack, else straight from
-# Debian's tarball (only tools/testing/kunit is extracted).
-kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
-tarball=/usr/src/linux-source-6.1.tar.xz
-if [ ! -f "$kunit/kunit_parser.py" ] && [ -f "$tarball" ]; then
-	tar -xJf "$tarball" -C "$tmp" linux-source-6.1/tools/testing/kunit
-	kunit=$tmp/linux-source-6.1/tools/testing/kunit
-fi
+find_kunit
 
 # kparse FILE: kunit.py parse's exit status (0: SUCCESS).
 kparse() {

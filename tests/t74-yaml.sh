@@ -194,31 +194,28 @@ ok $? "values are data: a name with \$(...) and backquotes ran nothing"
 
 # --- the definition's steps, as LAVA runs them --------------------------
 # A test shell: the parameters set, the steps run in the checkout.
+# def_steps RESULTS [LINE]: the steps run, LINE after the parameters, the
+# stand-in nsbench giving the fixture RESULTS; the log in $tmp/def.log.
+def_steps() {
+	{
+		sed "s/=\(.*\)/='\1'/" "$tmp/params"
+		echo "NSBENCH_BIN='$tmp/bin'"
+		[ -z "${2:-}" ] || echo "$2"
+		cat "$tmp/steps"
+	} >"$tmp/run.sh"
+	: >"$tmp/def.log"
+	(cd "$tmp/dut" && LAVA_LOG="$tmp/def.log" \
+		FAKE_RESULTS="$FIX/$1" \
+		PATH="$tmp/lavabin:$PATH" sh -e "$tmp/run.sh") >"$tmp/out" 2>&1
+}
 if [ -s "$tmp/steps" ]; then
 	mkdir -p "$tmp/dut"
 	ln -s "$top/contrib" "$tmp/dut/contrib"
-	{
-		sed "s/=\(.*\)/='\1'/" "$tmp/params"
-		echo "NSBENCH_BIN='$tmp/bin'"
-		cat "$tmp/steps"
-	} >"$tmp/run.sh"
-	: >"$tmp/def.log"
-	(cd "$tmp/dut" && LAVA_LOG="$tmp/def.log" \
-		FAKE_RESULTS="$FIX/icount-error.json" \
-		PATH="$tmp/lavabin:$PATH" sh -e "$tmp/run.sh") >"$tmp/out" 2>&1
+	def_steps icount-error.json
 	ok $? "the definition's steps run in a test shell"
 	cmp -s "$tmp/def.log" "$tmp/err.log"
 	ok $? "... and report the same test cases as the helper on the results"
-	{
-		sed "s/=\(.*\)/='\1'/" "$tmp/params"
-		echo "NSBENCH_BIN='$tmp/bin'"
-		echo "BASELINE='$FIX/icount-base.json'"
-		cat "$tmp/steps"
-	} >"$tmp/run.sh"
-	: >"$tmp/def.log"
-	(cd "$tmp/dut" && LAVA_LOG="$tmp/def.log" \
-		FAKE_RESULTS="$FIX/icount-slower.json" \
-		PATH="$tmp/lavabin:$PATH" sh -e "$tmp/run.sh") >"$tmp/out" 2>&1
+	def_steps icount-slower.json "BASELINE='$FIX/icount-base.json'"
 	grep -q '^fix_exec_plain|--result|fail|' "$tmp/def.log" &&
 		grep -q '^not ok 1 fix/exec/plain' "$tmp/dut/nsbench-results/gate.ktap"
 	ok $? "BASELINE=FILE: nsbench gate turns the regression into a fail"

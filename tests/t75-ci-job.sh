@@ -97,8 +97,7 @@ ok $? "... of the head commit"
 ok $? "... the drift gate only: every benchmark '# SKIP no baseline'"
 [ -f "$tmp/night1/out/gate-history.xml" ] && [ -s "$tmp/night1/out/summary.md" ]
 ok $? "... JUnit and summary.md written"
-[ "$(accepted)" = night1 ]
-ok $? "... and the run accepted as the baseline"
+is "$(accepted)" night1 "... and the run accepted as the baseline"
 
 job night2 '' icount-same.json --accept
 [ "$rc" = 0 ] && has "$tmp/night2/out/gate-history.ktap" 'against night1'
@@ -110,8 +109,7 @@ job night3 '' icount-slower.json --accept
 [ "$rc" = 1 ] &&
 	has "$tmp/night3/out/gate-history.ktap" '^not ok 1 fix/exec/plain regression'
 ok $? "nightly drift +3 %: exit 1, 'not ok ... regression' (exit $rc)"
-[ "$(accepted)" = night2 ]
-ok $? "... and the baseline stays night2"
+is "$(accepted)" night2 "... and the baseline stays night2"
 
 # --- a change: base and head --------------------------------------------
 job push "$base" icount-slower.json --accept
@@ -125,14 +123,12 @@ ok $? "... the A/B of base against head"
 has "$tmp/push/out/gate-ab.ktap" '^not ok 1 fix/exec/plain regression' &&
 	[ -f "$tmp/push/out/gate-ab.xml" ] && [ -f "$tmp/push/out/report.md" ]
 ok $? "... its gate fails the regression; report and JUnit written"
-[ "$(accepted)" = night2 ]
-ok $? "... and moves no baseline"
+is "$(accepted)" night2 "... and moves no baseline"
 
 job mr "$base" icount-same.json
 [ "$rc" = 0 ] && has "$tmp/mr/out/gate-ab.ktap" '^ok 1 fix/exec/plain'
 ok $? "MR without a change: exit 0 (exit $rc)"
-[ "$(accepted)" = night2 ]
-ok $? "... and, without --accept, no new baseline"
+is "$(accepted)" night2 "... and, without --accept, no new baseline"
 
 job bad "$base" icount-same.json --mode
 [ "$rc" = 2 ] && has "$tmp/bad.log" 'needs a value'

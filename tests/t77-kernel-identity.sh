@@ -12,11 +12,7 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-export NSB_CACHE=$tmp/cache
-
-need jq jq
-need busybox busybox-static
-need cpio cpio
+need_stand_in
 
 evil="it's \$(touch $tmp/m1) \`touch $tmp/m2\` \"q\"
 line two"

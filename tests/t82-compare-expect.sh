@@ -131,28 +131,30 @@ jq -e '.rows[0].expect.verdict == "ok (tol 5%)" and .expect.icount and
 	.expect.pass and .expect.summary.measured == 1' "$tmp/out" >/dev/null
 ok $? "JSON: the compare row carries its expectation; summary and pass"
 
-pred off7.p "off7 1000 yes sget"
-compare_run 1 "7 % off with predicted >= 200: exit 1" --expect="$tmp/off7.p" \
-	--filter='^off7$' "${aa[@]}"
-verdict off7 | grep -Eq ' 1\.070 .* OFF \(tol 5%\) FAIL$'
-ok $? "off7: ratio 1.070, OFF (tol 5%) FAIL"
+# one_row FILE LINE WANT DESC RE WHAT: LINE the only prediction, in FILE;
+# compare_run WANT DESC on LINE's row (its first word) with the A/A; then
+# the row's verdict matches the extended regex RE: WHAT.
+one_row() {
+	local row=${2%% *}
 
-pred small.p "small 100 yes open"
-compare_run 0 "7 % off with predicted < 200: within 10 %, exit 0" \
-	--expect="$tmp/small.p" --filter='^small$' "${aa[@]}"
-verdict small | grep -Eq ' 1\.070 .* ok \(tol 10%\)$'
-ok $? "small: ratio 1.070, ok (tol 10%)"
-pred small95.p "small 95 yes open"
-compare_run 1 "12.6 % off with predicted < 200: exit 1" --expect="$tmp/small95.p" \
-	--filter='^small$' "${aa[@]}"
-verdict small | grep -Eq ' 1\.126 .* OFF \(tol 10%\) FAIL$'
-ok $? "small against 95: OFF (tol 10%) FAIL"
+	pred "$1" "$2"
+	compare_run "$3" "$4" --expect="$tmp/$1" --filter="^$row\$" "${aa[@]}"
+	verdict "$row" | grep -Eq "$5"
+	ok $? "$6"
+}
 
-pred aa2.p "aa2 500 yes sget"
-compare_run 1 "an A/A residual of 2: exit 1" --expect="$tmp/aa2.p" \
-	--filter='^aa2$' "${aa[@]}"
-verdict aa2 | grep -Eq ' 1\.000 \+2\.0 ok \(tol 5%\) A/A>1ns FAIL$'
-ok $? "aa2: ratio 1.000 but A/A +2.0: ok (tol 5%) A/A>1ns FAIL"
+one_row off7.p "off7 1000 yes sget" 1 "7 % off with predicted >= 200: exit 1" \
+	' 1\.070 .* OFF \(tol 5%\) FAIL$' "off7: ratio 1.070, OFF (tol 5%) FAIL"
+
+one_row small.p "small 100 yes open" 0 \
+	"7 % off with predicted < 200: within 10 %, exit 0" \
+	' 1\.070 .* ok \(tol 10%\)$' "small: ratio 1.070, ok (tol 10%)"
+one_row small95.p "small 95 yes open" 1 "12.6 % off with predicted < 200: exit 1" \
+	' 1\.126 .* OFF \(tol 10%\) FAIL$' "small against 95: OFF (tol 10%) FAIL"
+
+one_row aa2.p "aa2 500 yes sget" 1 "an A/A residual of 2: exit 1" \
+	' 1\.000 \+2\.0 ok \(tol 5%\) A/A>1ns FAIL$' \
+	"aa2: ratio 1.000 but A/A +2.0: ok (tol 5%) A/A>1ns FAIL"
 compare_run 0 "without --aa the A/A is not checked" --expect="$tmp/aa2.p" \
 	--filter='^aa2$'
 after aa2 | grep -Eq ' 1\.000 +-  ok \(tol 5%\)$' &&
@@ -212,22 +214,22 @@ compare_run 1 "a slower row without a prediction still fails the gate" --thresho
 # --- a name that is data ----------------------------------------------
 
 pred evil.p "$evil 1001 yes sget"
-(cd "$tmp" && "$NSB" compare --expect="$tmp/evil.p" \
-	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
-	>"$tmp/out" 2>"$tmp/err")
+# evil_compare [ARGS...]: nsbench compare ARGS of evil.p, from $tmp
+evil_compare() {
+	(cd "$tmp" && "$NSB" compare "$@" --expect="$tmp/evil.p" \
+		--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
+		>"$tmp/out" 2>"$tmp/err")
+}
+evil_compare
 ok $? "a name with shell and JSON metacharacters matches its row"
 grep -Fxq -- "$evil" "$tmp/out" && verdict "$evil" | grep -q 'ok (tol 5%)$'
 ok $? "text: the name verbatim, then its verdict"
-(cd "$tmp" && "$NSB" compare --format=json --expect="$tmp/evil.p" \
-	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
-	>"$tmp/out" 2>"$tmp/err")
+evil_compare --format=json
 jq -e --arg n "$evil" '.expect.rows[0].name == $n and
 	.expect.rows[0].verdict == "ok (tol 5%)" and .rows[0].name == $n' \
 	"$tmp/out" >/dev/null
 ok $? "JSON: the name round-trips"
-(cd "$tmp" && "$NSB" compare --format=markdown --expect="$tmp/evil.p" \
-	--filter='^sys/' "${aa[@]}" "$tmp"/A/*.json -- "$tmp"/B/*.json \
-	>"$tmp/out" 2>"$tmp/err")
+evil_compare --format=markdown
 # shellcheck disable=SC2016
 grep -Fq -- '| `` sys/"q"$(touch${IFS}pwned)`id`;a\|b&c<d>' "$tmp/out" &&
 	grep -q '| \*\*ok (tol 5%)\*\* |$' "$tmp/out"

@@ -40,12 +40,9 @@ fits() {
 # --- compare ------------------------------------------------------------
 run 1 "compare: the +1,500 insn row fails the exit status" \
 	compare "$P"/A/*.json -- "$P"/B/*.json
-[ "$(verdict "$EXEC")" = slower ]
-ok $? "+1,500 on 85,000 insn (+1.8 %) is slower"
-[ "$(verdict "$NOSUID")" = noisy ]
-ok $? "a CI of [-152.5, +282.5] around 0 is noisy"
-[ "$(verdict "$OPEN")" = same ]
-ok $? "differences within +-0.5 insn are same"
+is "$(verdict "$EXEC")" slower "+1,500 on 85,000 insn (+1.8 %) is slower"
+is "$(verdict "$NOSUID")" noisy "a CI of [-152.5, +282.5] around 0 is noisy"
+is "$(verdict "$OPEN")" same "differences within +-0.5 insn are same"
 has out 'shift +1499.5 insn \[+1482.2, +1582.1\] against +-1.0 insn' \
 	"the shift in instructions and the band it was judged against"
 has out '^1 slower, 0 faster, 1 same, 1 noisy, 0 skipped, 0 failed\.' \
@@ -55,8 +52,7 @@ fits "compare"
 
 run 0 "compare --threshold=2: the row under it passes" \
 	compare --threshold=2 "$P"/A/*.json -- "$P"/B/*.json
-[ "$(verdict "$EXEC")" = slower ]
-ok $? "... and is still slower"
+is "$(verdict "$EXEC")" slower "... and is still slower"
 tr '\n' ' ' <"$tmp/out" | tr -s ' ' |
 	grep -q 'slower, +1.8%, under your 2% threshold'
 ok $? "... 'slower, +1.8%, under your 2% threshold' beside the verdict"
@@ -81,8 +77,8 @@ A=$(for f in "$P"/C/*.json; do printf -- '--aa=%s ' "$f"; done)
 # shellcheck disable=SC2086
 run 1 "compare --aa: a row inside its A/A residual" \
 	compare $A "$P"/A/*.json -- "$P"/B/*.json
-[ "$(verdict "$OPEN")" = noisy ]
-ok $? "against a +5 insn A/A residual, +-0.5 insn is noisy, not same"
+is "$(verdict "$OPEN")" noisy \
+	"against a +5 insn A/A residual, +-0.5 insn is noisy, not same"
 has out 'against +-5.0 insn (A/A residual) \*' "... marked * with its band"
 has out 'A/A residual +5.0 insn \[+5.0, +5.0\]' "... residual in insn"
 
@@ -186,8 +182,7 @@ has out '^0 change point' "... lets the +0.02 % step through"
 # --- native keeps the percent band (MDE logic) ---------------------------
 run 0 "native: the same numbers in ns" \
 	compare "$tmp/native"/A/*.json -- "$tmp/native"/B/*.json
-[ "$(verdict "$EXEC")" = same ]
-ok $? "native: +1.8 % inside +-2 % is same"
+is "$(verdict "$EXEC")" same "native: +1.8 % inside +-2 % is same"
 has out '^Rule (native): verdicts against +-2% of the base median' \
 	"native: the percent rule is named"
 

@@ -164,21 +164,23 @@ case "$6" in
 esac
 EOF
 chmod +x fast-gnuplot
+# many_charts WHAT FILE DIR NOTE: nsbench plot --WHAT=FILE into DIR with the
+# stand-in gnuplot exits 0, writes 128 files (64 charts) and says NOTE
+many_charts() {
+	NSB_GNUPLOT=$tmp/fast-gnuplot "$NSB" plot --out-dir="$3" --"$1"="$2" \
+		>/dev/null 2>err
+	rc=$?
+	[ $rc = 0 ] && [ "$(ls "$3" | wc -l)" = 128 ] && grep -q "$4" err
+}
 jq '.rows as $r | .rows = [range(3000) as $i | $r[0] | .label = "exec/\($i)"]' \
 	costs.json >many-costs.json
-NSB_GNUPLOT=$tmp/fast-gnuplot "$NSB" plot --out-dir=many --costs=many-costs.json \
-	>/dev/null 2>err
-rc=$?
-[ $rc = 0 ] && [ "$(ls many | wc -l)" = 128 ] &&
-	grep -q '3000 rows; the first 2048 in 64 charts, 952 rows left out' err
+many_charts costs many-costs.json many \
+	'3000 rows; the first 2048 in 64 charts, 952 rows left out'
 ok $? "plot --costs of 3000 rows: 64 charts, the rest said (exit $rc, $(ls many | wc -l) files)"
 jq '.benchmarks as $b | .benchmarks = [range(100) as $i | $b[0] |
 	.benchmark = "b/\($i)"]' prof.json >many-prof.json
-NSB_GNUPLOT=$tmp/fast-gnuplot "$NSB" plot --out-dir=manyp --profile=many-prof.json \
-	>/dev/null 2>err
-rc=$?
-[ $rc = 0 ] && [ "$(ls manyp | wc -l)" = 128 ] &&
-	grep -q '100 benchmarks; the first 64 plotted, 36 left out' err
+many_charts profile many-prof.json manyp \
+	'100 benchmarks; the first 64 plotted, 36 left out'
 ok $? "plot --profile of 100 benchmarks: 64 charts, the rest said (exit $rc, $(ls manyp | wc -l) files, $(head -c 200 err))"
 # --- the gate's cap on samples --------------------------------------------
 python3 -c '

@@ -66,12 +66,7 @@ grep -q '^# name: fix/exec/plain\\x0bok_7' "$tmp/g.ktap" ||
 ok $? "KTAP: the original name is kept in a diagnostic"
 
 # --- the kernel's parser --------------------------------------------------
-kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
-tarball=/usr/src/linux-source-6.1.tar.xz
-if [ ! -f "$kunit/kunit_parser.py" ] && [ -f "$tarball" ]; then
-	tar -xJf "$tarball" -C "$tmp" linux-source-6.1/tools/testing/kunit
-	kunit=$tmp/linux-source-6.1/tools/testing/kunit
-fi
+find_kunit
 if [ -f "$kunit/kunit_parser.py" ]; then
 	(cd "$kunit" && python3 -c '
 import sys, kunit_parser

@@ -7,6 +7,10 @@
  *	is_int(got, want, "depth");
  *	skip(1, "no user namespaces: %s", why);
  *	return done_testing();
+ *
+ * A test whose setup fails says so in one failed point and ends:
+ *	if (!mkdtemp(dir))
+ *		return cannot_start("mkdtemp");
  */
 #ifndef NSB_TAP_H
 #define NSB_TAP_H
@@ -105,5 +109,8 @@ static inline int done_testing(void)
 	printf("1..%d\n", tap_run);
 	return tap_failed ? 1 : 0;
 }
+
+/* The test cannot start: one failed point saying why, then the plan. */
+#define cannot_start(...) (ok(0, __VA_ARGS__), done_testing())
 
 #endif /* NSB_TAP_H */

@@ -158,6 +158,18 @@ static pid_t start(const char *log, char *const *args)
 	return pid;
 }
 
+/* One benchmark for 30 s (to be signalled), its results file d/out. */
+static pid_t start_long(const char *log, const char *d, const char *out)
+{
+	char outflag[192];
+	char *args[] = { bench, outflag, "--benchmark_min_time=30",
+			 "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
+			 NULL };
+
+	snprintf(outflag, sizeof(outflag), "--out=%s/%s", d, out);
+	return start(log, args);
+}
+
 /* Waits up to 60 s until log holds needle n times; false if not. */
 static bool wait_for(const char *log, const char *needle, int n)
 {
@@ -305,6 +317,17 @@ static void test_bad_flags(void)
 	       "--no-results: a filter matching nothing exits 2 too");
 }
 
+/* A short run of FILTER, no results file: --benchmark_out=PATH in FMT. */
+static int run_out(const char *filter, const char *path, const char *fmt)
+{
+	char args[512];
+
+	snprintf(args, sizeof(args), "%s --benchmark_min_time=0.001 "
+		 "--no-results --benchmark_out=%s --benchmark_out_format=%s",
+		 filter, path, fmt);
+	return run(args, NULL);
+}
+
 /* --benchmark_out=FILE [--benchmark_out_format=F]: FILE is written too. */
 static void test_benchmark_out(void)
 {
@@ -332,20 +355,17 @@ static void test_benchmark_out(void)
 	 * Families with different counters (libbenchmark's own CSV
 	 * reporter aborts on a counter its first row lacks).
 	 */
-	snprintf(args, sizeof(args), "'--benchmark_filter=^models/(shim/c/|"
-		 "sget/spin/stock/hit/supers:1/)' --benchmark_min_time=0.001 --no-results "
-		 "--benchmark_out=%s/gb.csv --benchmark_out_format=csv", d);
-	is_int(run(args, NULL), 0, "--benchmark_out_format=csv --no-results: exit 0");
 	snprintf(path, sizeof(path), "%s/gb.csv", d);
+	is_int(run_out("'--benchmark_filter=^models/(shim/c/|"
+		       "sget/spin/stock/hit/supers:1/)'", path, "csv"), 0,
+	       "--benchmark_out_format=csv --no-results: exit 0");
 	ok(file_contains(path, "name,iterations,real_time") &&
 	   file_contains(path, "\"models/shim/c/keep_running\"") &&
 	   file_contains(path, "\"writer_cycles\""),
 	   "FILE is Google Benchmark CSV, every family's counters as columns");
-	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
-		 "--benchmark_min_time=0.001 --no-results "
-		 "--benchmark_out=%s/gb.txt --benchmark_out_format=console", d);
-	is_int(run(args, NULL), 0, "--benchmark_out_format=console: exit 0");
 	snprintf(path, sizeof(path), "%s/gb.txt", d);
+	is_int(run_out("--benchmark_filter=models/shim/c/", path, "console"),
+	       0, "--benchmark_out_format=console: exit 0");
 	ok(file_contains(path, "models/shim/c/keep_running") &&
 	   !file_contains(path, "\033["), "FILE is the console table, no colour");
 	is_int(count_files(d, NULL), 4, "and nothing else in the directory");
@@ -416,15 +436,11 @@ static void test_sigint(void)
 static void test_second_signal(void)
 {
 	char *d = subdir("int2");
-	char outflag[192], log[192];
-	char *args[] = { bench, outflag, "--benchmark_min_time=30",
-			 "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
-			 NULL };
+	char log[192];
 	pid_t pid;
 
-	snprintf(outflag, sizeof(outflag), "--out=%s/r.json", d);
 	snprintf(log, sizeof(log), "%s/int2.log", dir);
-	pid = start(log, args);
+	pid = start_long(log, d, "r.json");
 	ok(wait_for(log, "Running ", 1), "second signal: the run starts");
 	usleep(300000);
 	kill(pid, SIGINT);
@@ -469,19 +485,15 @@ static void test_planted_symlink(void)
 static void test_killed_leftover(void)
 {
 	char *d = subdir("kill");
-	char outflag[192], log[192], errf[192], args[512];
-	char *argv_long[] = { bench, outflag, "--benchmark_min_time=30",
-			      "--benchmark_filter=^models/in_userns/now/hot/hit/depth:32$",
-			      NULL };
+	char log[192], errf[192], args[512];
 	pid_t pid;
 
-	snprintf(outflag, sizeof(outflag), "--out=%s/killed.json", d);
 	snprintf(log, sizeof(log), "%s/kill.log", dir);
 	snprintf(errf, sizeof(errf), "%s/kill.err", dir);
 	snprintf(args, sizeof(args), "--benchmark_filter=models/shim/c/ "
 		 "--benchmark_min_time=0.001 --out=%s/next.json", d);
 
-	pid = start(log, argv_long);
+	pid = start_long(log, d, "killed.json");
 	ok(wait_for(log, "Running ", 1), "a live run has started");
 	is_int(count_files(d, ".partial"), 1, "with its .partial file");
 	is_int(run(args, errf), 0, "a second run beside it exits 0");
@@ -506,10 +518,8 @@ int main(void)
 	snprintf(bench, sizeof(bench), "%s/bench/nsbench-bench",
 		 build ? build : "build");
 	snprintf(nsbench, sizeof(nsbench), "%s/nsbench", build ? build : "build");
-	if (!mkdtemp(dir) || access(bench, X_OK)) {
-		ok(0, "%s exists (set NSB_BUILD)", bench);
-		return done_testing();
-	}
+	if (!mkdtemp(dir) || access(bench, X_OK))
+		return cannot_start("%s exists (set NSB_BUILD)", bench);
 	test_results_file();
 	test_bad_flags();
 	test_benchmark_out();

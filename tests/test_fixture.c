@@ -91,6 +91,15 @@ static void sweep_nodev(void)
 	}
 }
 
+/* Each filesystem is mounted both ways: mount(2), then fsopen(2). */
+static const struct {
+	nsb_op_fn fn;
+	const char *name, *what;
+} fs_ops[] = {
+	{ nsb_op_mount, "mount", "mount+umount" },
+	{ nsb_op_fscreate, "fsopen", "fsopen+create" },
+};
+
 static void check_operations(int depth)
 {
 	struct nsb_scn s = { .depth = depth, .owner = NSB_OWNER_SELF,
@@ -109,20 +118,15 @@ static void check_operations(int depth)
 	is_int(nsb_worker_call(&w, nsb_op_open, NSB_FILE_REGULAR, 3), 0,
 	       "depth %d: open+close of a regular file", depth);
 	for (m = 0; m < NSB_FS_COUNT; m++) {
-		r = nsb_worker_call(&w, nsb_op_mount, m, 2);
-		if (r == -EPERM && m == NSB_FS_PROC)
-			skip(1, "depth %d: mount proc: %s", depth,
-			     strerror(-r));
-		else
-			is_int(r, 0, "depth %d: mount+umount %s", depth,
-			       nsb_fs_name(m));
-		r = nsb_worker_call(&w, nsb_op_fscreate, m, 2);
-		if (r == -EPERM && m == NSB_FS_PROC)
-			skip(1, "depth %d: fsopen proc: %s", depth,
-			     strerror(-r));
-		else
-			is_int(r, 0, "depth %d: fsopen+create %s", depth,
-			       nsb_fs_name(m));
+		for (size_t i = 0; i < NSB_ARRAY_SIZE(fs_ops); i++) {
+			r = nsb_worker_call(&w, fs_ops[i].fn, m, 2);
+			if (r == -EPERM && m == NSB_FS_PROC)
+				skip(1, "depth %d: %s proc: %s", depth,
+				     fs_ops[i].name, strerror(-r));
+			else
+				is_int(r, 0, "depth %d: %s %s", depth,
+				       fs_ops[i].what, nsb_fs_name(m));
+		}
 	}
 	is_int(nsb_worker_call(&w, nsb_op_xattr, 0, 2), 0,
 	       "depth %d: setxattr user.*", depth);

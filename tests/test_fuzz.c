@@ -1789,10 +1789,8 @@ int main(void)
 	slow_tier = getenv("NSB_FUZZ_TIER") &&
 		    !strcmp(getenv("NSB_FUZZ_TIER"), "slow");
 	perf = realpath(FAKE_PERF, NULL);
-	if (!mkdtemp(dir) || !perf) {
-		ok(0, "mkdtemp, %s", FAKE_PERF);
-		return done_testing();
-	}
+	if (!mkdtemp(dir) || !perf)
+		return cannot_start("mkdtemp, %s", FAKE_PERF);
 	setenv("NSB_PERF", perf, 1);
 	setenv("NSB_PLOTS", "plots", 1);
 	snprintf(path, sizeof(path), "%s/c", dir);

@@ -91,10 +91,7 @@ static int set_benchmark(const struct nsb_option *opt, const char *arg)
 {
 	struct nsb_gate_opts *o = opt->value;
 
-	if (o->have_re)
-		regfree(&o->re);
-	o->have_re = !regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB);
-	return o->have_re ? 0 : -1;
+	return nsb_opt_regex(&o->re, &o->have_re, arg);
 }
 
 /* 0, NSB_PARSE_HELP or 2; then g->o.files are the operands. */

@@ -111,10 +111,7 @@ static int set_benchmark(const struct nsb_option *opt, const char *arg)
 {
 	struct hopts *o = opt->value;
 
-	if (o->have_re)
-		regfree(&o->re);
-	o->have_re = !regcomp(&o->re, arg, REG_EXTENDED | REG_NOSUB);
-	return o->have_re ? 0 : -1;
+	return nsb_opt_regex(&o->re, &o->have_re, arg);
 }
 
 static int set_sig(const struct nsb_option *opt, const char *arg)

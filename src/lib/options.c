@@ -283,3 +283,11 @@ void nsb_usage_with_options(FILE *f, const struct nsb_usage *u,
 	if (u->epilog)
 		fprintf(f, "\n%s", u->epilog);
 }
+
+int nsb_opt_regex(regex_t *re, bool *have, const char *arg)
+{
+	if (*have)
+		regfree(re);
+	*have = !regcomp(re, arg, REG_EXTENDED | REG_NOSUB);
+	return *have ? 0 : -1;
+}

@@ -21,6 +21,7 @@
 #ifndef NSB_OPTIONS_H
 #define NSB_OPTIONS_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -109,5 +110,11 @@ void nsb_usage_hint(const struct nsb_usage *u);
 /* The help: synopsis, about, the options from the table, epilog. */
 void nsb_usage_with_options(FILE *f, const struct nsb_usage *u,
 			    const struct nsb_option *opts);
+/*
+ * An option's extended regex (REG_NOSUB), for an OPT_CALLBACK: the last one
+ * given counts.  Frees re if *have, compiles arg into it; *have says if
+ * it did.  0, or -1 when arg is no regex.
+ */
+int nsb_opt_regex(regex_t *re, bool *have, const char *arg);
 
 #endif /* NSB_OPTIONS_H */

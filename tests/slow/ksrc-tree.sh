@@ -22,16 +22,9 @@ set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/../lib-tap.sh"
 
-build=${NSB_BUILD:-$top/build}
-case "$build" in /*) ;; *) build=$PWD/$build ;; esac
-nsb=$build/nsbench
 rounds=${ROUNDS:-2}
 
-need_guest
-need jq jq
-need git git
-[ -x "$nsb" ] || skip_all "no $nsb (make)"
-need_calibration
+need_kernel_tree
 tap_plan 7
 
 # The tree: the tarball's files, committed twice.

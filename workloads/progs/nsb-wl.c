@@ -132,16 +132,10 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "stat")) {
 		fn = nsb_op_stat;
 		arg = pathdepth;
-	} else if (!strcmp(cmd, "mount")) {
-		fn = nsb_op_mount;
+	} else if (!strcmp(cmd, "mount") || !strcmp(cmd, "fscreate")) {
+		fn = !strcmp(cmd, "mount") ? nsb_op_mount : nsb_op_fscreate;
 		arg = fs;
 		/* proc below init needs a pid namespace of the caller's userns */
-		scn.newpid = fs == NSB_FS_PROC;
-		if (fs == NSB_FS_MQUEUE && !scn.nipc)
-			scn.nipc = 1;
-	} else if (!strcmp(cmd, "fscreate")) {
-		fn = nsb_op_fscreate;
-		arg = fs;
 		scn.newpid = fs == NSB_FS_PROC;
 		if (fs == NSB_FS_MQUEUE && !scn.nipc)
 			scn.nipc = 1;
