@@ -77,10 +77,11 @@ ok $? "a docs-only commit (Markdown, in guest/ too) builds the same nsbench-benc
 		grep -qx "$(cd "$tmp/b" && git describe --always --tags)"
 ok $? "a commit to the measuring code: nsbench-bench carries its version"
 
-# make reads the link flags after deps: run and check call a sub-make.
+# make reads the link flags after deps: run and check call a sub-make
+# (run installs the main job's share, deps-run; check all, deps).
 rc=0
-for t in run check; do
-	sed -n "/^$t: deps\$/,/^\$/p" "$top/Makefile" |
+for t in run:deps-run check:deps; do
+	sed -n "/^${t%%:*}: ${t#*:}\$/,/^\$/p" "$top/Makefile" |
 		grep -q 'MAKE) --no-print-directory build-all' || rc=1
 done
 ok $rc "make run and check: deps, then a make that reads the build files anew"
