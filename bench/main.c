@@ -639,7 +639,7 @@ int main(int argc, char **argv)
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
-	/* the guest's /init runs everything under SCHED_BATCH (init.sh) */
+	/* SCHED_BATCH when /init set it (nsb.sched=batch: init.sh) */
 	gb_add_context("nsbench_sched", sched_getscheduler(0) == SCHED_BATCH ?
 		       "batch" : "normal");
 	for (i = 0; i < o.ncontext; i++) {
