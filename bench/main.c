@@ -48,6 +48,8 @@ struct options {
 	bool version;
 	const char *interleave;	/* --interleave=SWITCH */
 	double interleave_time;	/* --interleave-time=SECONDS */
+	unsigned long interleave_block;	/* --interleave-block=N */
+	bool batch;		/* --sched=batch */
 	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
@@ -188,6 +190,36 @@ static int set_mode(const struct nsb_option *opt, const char *arg)
 }
 
 /*
+ * --sched=batch: this process and the workers it forks run SCHED_BATCH,
+ * so that no wakeup preempts them.  On 6.12 (EEVDF) an operation's own
+ * length fed back into wakeup preemption and moved exec between levels
+ * 200-900 instructions apart within one boot; a FUSE server's replies,
+ * though, wait for a tick without it (make run's LSM rows keep it off).
+ */
+static int set_sched(const struct nsb_option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+
+	if (strcmp(arg, "inherit") && strcmp(arg, "batch")) {
+		fprintf(stderr, "nsbench-bench: --sched must be inherit or "
+			"batch, not '%s'\n", arg);
+		return -2;
+	}
+	o->batch = !strcmp(arg, "batch");
+	return 0;
+}
+
+static int apply_sched(bool batch)
+{
+	struct sched_param p = { 0 };
+
+	if (!batch || !sched_setscheduler(0, SCHED_BATCH, &p))
+		return 0;
+	fprintf(stderr, "nsbench-bench: --sched=batch: %s\n", strerror(errno));
+	return -1;
+}
+
+/*
  * Ours from the table; the Google Benchmark flags (--benchmark_*, --v=)
  * stay in argv for libbenchmark, but for those gb_flag() takes over.
  * --help prints ours, and leaves --help for libbenchmark's.
@@ -226,10 +258,17 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			   "counters nsb_on, nsb_off1, nsb_off2 (userns-checks-toggles\n"
 			   "kernel; elsewhere the same chunks run unswitched, for\n"
 			   "the stock side)"),
+		OPT_CALLBACK("sched", o, "inherit|batch",
+			     "batch: run SCHED_BATCH, workers too (default\n"
+			     "inherit: as started); the context nsbench_sched says",
+			     set_sched),
 		OPT_DOUBLE("interleave-time", &o->interleave_time, "SECONDS",
 			   "with --interleave: timed chunks per benchmark, in one\n"
 			   "run (no sizing runs; --benchmark_min_time does not\n"
 			   "apply; default 0.042, under icount 42 M instructions)"),
+		OPT_ULONG("interleave-block", &o->interleave_block, "N",
+			  "with --interleave: chunks in a row in one state\n"
+			  "(default 1; 1-64)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -271,6 +310,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (!(o->interleave_time > 0 && o->interleave_time <= 60)) {
 		fprintf(stderr, "nsbench-bench: --interleave-time must be above "
 			"0 and at most 60 seconds\n");
+		return -1;
+	}
+	if (o->interleave_block < 1 || o->interleave_block > 64) {
+		fprintf(stderr, "nsbench-bench: --interleave-block must be "
+			"1 to 64\n");
 		return -1;
 	}
 	if (o->interleave && o->gb_min_time) {
@@ -583,7 +627,7 @@ static int check_selection(const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { .results_dir = "results",
-			     .interleave_time = 0.042 };
+			     .interleave_time = 0.042, .interleave_block = 1 };
 	const struct nsb_bench *b;
 	char *label = NULL, *out = NULL;
 	char **gargv = NULL, *command = command_line(argc, argv);
@@ -591,7 +635,7 @@ int main(int argc, char **argv)
 	bool applied = false;
 	char min_time[64];
 
-	if (parse_options(&argc, argv, &o))
+	if (parse_options(&argc, argv, &o) || apply_sched(o.batch))
 		goto out;
 	/* the guest version (bench/build.mk): what its results carry */
 	if (o.version) {
@@ -637,7 +681,8 @@ int main(int argc, char **argv)
 	if (o.interleave &&
 	    nsb_interleave_init(o.interleave, o.info.seed ?
 				strtoull(o.info.seed, NULL, 10) : 1,
-				o.interleave_time, &applied))
+				o.interleave_time, o.interleave_block,
+				&applied))
 		goto out;
 	for (b = nsb_benchmarks; b->name; b++)
 		b->reg(o.tier);
@@ -676,7 +721,7 @@ int main(int argc, char **argv)
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
-	/* SCHED_BATCH when /init set it (nsb.sched=batch: init.sh) */
+	/* SCHED_BATCH: --sched=batch, or /init's (nsb.sched=batch: init.sh) */
 	gb_add_context("nsbench_sched", sched_getscheduler(0) == SCHED_BATCH ?
 		       "batch" : "normal");
 	for (i = 0; i < o.ncontext; i++) {

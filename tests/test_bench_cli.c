@@ -321,6 +321,10 @@ static void test_bad_flags(void)
 		"--interleave-time must be above 0 and at most 60 seconds");
 	refused("--interleave-time=61", "--interleave=x --interleave-time=61",
 		"--interleave-time must be above 0 and at most 60 seconds");
+	refused("--interleave-block=0", "--interleave=x --interleave-block=0",
+		"--interleave-block must be 1 to 64");
+	refused("--sched=fifo", "--sched=fifo",
+		"--sched must be inherit or batch, not 'fifo'");
 	refused("--benchmark_min_time with --interleave",
 		"--interleave=x --benchmark_min_time=0.1",
 		"time is --interleave-time, not --benchmark_min_time");
@@ -342,12 +346,13 @@ static void test_interleave_budget(void)
 	json_t *root, *b;
 
 	if (geteuid()) {
-		skip(6, "an interleaved sys/ run needs root (its fixture)");
+		skip(7, "an interleaved sys/ run needs root (its fixture)");
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/ilv.json", dir);
 	snprintf(args, sizeof(args), "--interleave=no_such_switch "
-		 "--interleave-time=0.005 --seed=7 --out=%s "
+		 "--interleave-time=0.005 --interleave-block=3 --sched=batch "
+		 "--seed=7 --out=%s "
 		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
 	is_int(run(args, NULL), 0, "an interleaved run exits 0");
 	root = json_load_file(out, 0, NULL);
@@ -359,12 +364,14 @@ static void test_interleave_budget(void)
 	       "the measured run is one iteration: no sizing before it");
 	ok(b && num(b, "real_time") >= 5000, "its time reaches the budget "
 	   "(%.0f us, 5000 asked)", b ? num(b, "real_time") : 0);
-	ok(b && num(b, "nsb_chunks") >= 4 &&
-	   (long)num(b, "nsb_chunks") % 4 == 0, "in whole quads (%g chunks)",
-	   b ? num(b, "nsb_chunks") : 0);
+	ok(b && num(b, "nsb_chunks") >= 12 &&
+	   (long)num(b, "nsb_chunks") % 12 == 0, "in whole quads of blocks "
+	   "of 3 (%g chunks)", b ? num(b, "nsb_chunks") : 0);
 	ok(b && num(b, "nsb_ops") == num(b, "nsb_chunks") *
 			num(b, "nsb_chunk_ops"),
 	   "nsb_ops counts every chunk's operations");
+	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "batch"),
+	   "--sched=batch: the context says batch");
 	json_decref(root);
 }
 

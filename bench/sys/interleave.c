@@ -27,6 +27,11 @@
  * A/A residual.  The switch is written between chunks, outside the timed
  * region, and left as it was found.
  *
+ * A quad's states may each be held for several chunks in a row
+ * (--interleave-block): where a switch write upsets the next several
+ * operations (6.12: ~10 execs), the chunks after it settle before the
+ * block ends and the central mean keeps the settled level.
+ *
  * libbenchmark's first call (one iteration) is filled with whole quads
  * until its chunks add up to the budget (--interleave-time, which main
  * also makes libbenchmark's minimum time): so it is the measured run.
@@ -59,15 +64,17 @@ static struct {
 	char now;
 	uint64_t seed;		/* of the chunk orders, never 0 */
 	double budget_ns;	/* of timed chunks per run */
+	size_t block;		/* chunks per visit of a state */
 } ilv = { .fd = -1 };
 
 int nsb_interleave_init(const char *sw, uint64_t seed, double seconds,
-			bool *applied)
+			unsigned long block, bool *applied)
 {
 	char path[256], c;
 
 	ilv.seed = seed * 0x9e3779b97f4a7c15ULL | 1;
 	ilv.budget_ns = seconds * 1e9;
+	ilv.block = block;
 	if (!*sw || strchr(sw, '/') || strlen(sw) > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave: bad switch name "
 			"'%s'\n", sw);
@@ -327,9 +334,9 @@ static int next_chunk(struct nsb_ilv_run *run, double *ns)
 	bool clean;
 	int r, want;
 
-	if (run->n % 4 == 0)
+	if (run->n % (4 * ilv.block) == 0)
 		next_quad(&run->rng, run->quad);
-	state = run->quad[run->n % 4];
+	state = run->quad[run->n / ilv.block % 4];
 	want = run->wants[state == NSB_ILV_ON];
 	if (set_switch(state == NSB_ILV_ON)) {
 		gb_error(s, "cannot write the switch: %s", strerror(errno));
@@ -354,7 +361,8 @@ int nsb_interleave_fill(struct nsb_ilv_run *run)
 	double total = 0, ns;
 
 	/* whole quads: every state gets its share of the run */
-	while ((total < ilv.budget_ns || run->n % 4) && run->n < MAX_CHUNKS &&
+	while ((total < ilv.budget_ns || run->n % (4 * ilv.block)) &&
+	       run->n < MAX_CHUNKS &&
 	       !gb_was_interrupted()) {
 		if (next_chunk(run, &ns)) {
 			run->failed = true;
