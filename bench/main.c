@@ -47,14 +47,12 @@ struct options {
 	bool no_results;
 	bool version;
 	const char *interleave;	/* --interleave=SWITCH */
-	double interleave_time;	/* --interleave-time=SECONDS */
 	unsigned long interleave_block;	/* --interleave-block=N */
 	bool batch;		/* --sched=batch */
 	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
 	const char *filter;	/* the last --benchmark_filter= */
-	bool gb_min_time;	/* --benchmark_min_time= given */
 	const char *gb_out;	/* --benchmark_out=FILE, taken from libbenchmark */
 	const char *gb_out_format;	/* --benchmark_out_format=F, likewise */
 };
@@ -121,8 +119,6 @@ static int gb_flag(struct options *o, const char *arg)
 	v++;
 	if (len == 18 && !strncmp(arg, "--benchmark_filter", len))
 		o->filter = v;
-	if (len == 20 && !strncmp(arg, "--benchmark_min_time", len))
-		o->gb_min_time = true;
 	if (len == 18 && !strncmp(arg, "--benchmark_format", len) &&
 	    !gb_format_ok(v))
 		goto bad_format;
@@ -262,10 +258,6 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			     "batch: run SCHED_BATCH, workers too (default\n"
 			     "inherit: as started); the context nsbench_sched says",
 			     set_sched),
-		OPT_DOUBLE("interleave-time", &o->interleave_time, "SECONDS",
-			   "with --interleave: timed chunks per benchmark, in one\n"
-			   "run (no sizing runs; --benchmark_min_time does not\n"
-			   "apply; default 0.042, under icount 42 M instructions)"),
 		OPT_ULONG("interleave-block", &o->interleave_block, "N",
 			  "with --interleave: chunks in a row in one state\n"
 			  "(default 1; 1-64)"),
@@ -307,19 +299,9 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	}
 	argv[kept] = NULL;
 	*argc = kept;
-	if (!(o->interleave_time > 0 && o->interleave_time <= 60)) {
-		fprintf(stderr, "nsbench-bench: --interleave-time must be above "
-			"0 and at most 60 seconds\n");
-		return -1;
-	}
 	if (o->interleave_block < 1 || o->interleave_block > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave-block must be "
 			"1 to 64\n");
-		return -1;
-	}
-	if (o->interleave && o->gb_min_time) {
-		fprintf(stderr, "nsbench-bench: with --interleave a benchmark's "
-			"time is --interleave-time, not --benchmark_min_time\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -626,14 +608,11 @@ static int check_selection(const struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .results_dir = "results",
-			     .interleave_time = 0.042, .interleave_block = 1 };
+	struct options o = { .results_dir = "results", .interleave_block = 1 };
 	const struct nsb_bench *b;
 	char *label = NULL, *out = NULL;
 	char **gargv = NULL, *command = command_line(argc, argv);
 	int gargc, ran, ret = 2, i;
-	bool applied = false;
-	char min_time[64];
 
 	if (parse_options(&argc, argv, &o) || apply_sched(o.batch))
 		goto out;
@@ -654,35 +633,19 @@ int main(int argc, char **argv)
 		o.info.tier = "quick";
 
 	/* argv for libbenchmark: ours first so the user's flags win. */
-	gargv = calloc(argc + 3, sizeof(*gargv));
+	gargv = calloc(argc + 2, sizeof(*gargv));
 	if (!gargv)
 		goto out;
 	gargc = 0;
 	gargv[gargc++] = argv[0];
 	if (o.tier == NSB_TIER_QUICK)
 		gargv[gargc++] = "--benchmark_min_time=0.05";
-	/*
-	 * Interleaved, the first call (one iteration) fills the budget
-	 * (nsb_interleave_fill), which makes it the measured run: no sizing.
-	 */
-	if (o.interleave) {
-		snprintf(min_time, sizeof(min_time),
-			 "--benchmark_min_time=%.9g", o.interleave_time);
-		gargv[gargc++] = min_time;
-	}
 	for (i = 1; i < argc; i++)
 		gargv[gargc++] = argv[i];
 	gargv[gargc] = NULL;
 
 	gb_initialize(&gargc, gargv);
 	if (gb_report_unrecognized(gargc, gargv))
-		goto out;
-	/* before registering: an interleaved benchmark is one fixed run */
-	if (o.interleave &&
-	    nsb_interleave_init(o.interleave, o.info.seed ?
-				strtoull(o.info.seed, NULL, 10) : 1,
-				o.interleave_time, o.interleave_block,
-				&applied))
 		goto out;
 	for (b = nsb_benchmarks; b->name; b++)
 		b->reg(o.tier);
@@ -733,6 +696,12 @@ int main(int argc, char **argv)
 		free(key);
 	}
 	if (o.interleave) {
+		bool applied;
+
+		if (nsb_interleave_init(o.interleave, o.info.seed ?
+					strtoull(o.info.seed, NULL, 10) : 1,
+					o.interleave_block, &applied))
+			goto out;
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
 		/* a check's cost under each LSM is a family of its own */

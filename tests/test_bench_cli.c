@@ -7,9 +7,9 @@
  * SIGINT ends the run at once, keeps the finished benchmarks, marks the
  * running one and starts no other; the .partial file cannot be planted
  * and a killed run's leftover is named by the next run; an interleaved
- * run is one run of whole quads filling --interleave-time, no sizing
- * runs.  Finds the binary under $NSB_BUILD.  Only models/ benchmarks but
- * the interleaved one (root: a sys/ fixture; skipped otherwise).
+ * run in blocks under SCHED_BATCH reports every state.  Finds the binary
+ * under $NSB_BUILD.  Only models/ benchmarks but the interleaved one
+ * (root: a sys/ fixture; skipped otherwise).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -317,41 +317,32 @@ static void test_bad_flags(void)
 	refused("--benchmark_out in a missing directory", args, "cannot create");
 	is_int(run("--no-results --benchmark_filter=no-such-benchmark", errf), 2,
 	       "--no-results: a filter matching nothing exits 2 too");
-	refused("--interleave-time=0", "--interleave=x --interleave-time=0",
-		"--interleave-time must be above 0 and at most 60 seconds");
-	refused("--interleave-time=61", "--interleave=x --interleave-time=61",
-		"--interleave-time must be above 0 and at most 60 seconds");
 	refused("--interleave-block=0", "--interleave=x --interleave-block=0",
 		"--interleave-block must be 1 to 64");
 	refused("--sched=fifo", "--sched=fifo",
 		"--sched must be inherit or batch, not 'fifo'");
-	refused("--benchmark_min_time with --interleave",
-		"--interleave=x --benchmark_min_time=0.1",
-		"time is --interleave-time, not --benchmark_min_time");
-}
-
-static double num(json_t *b, const char *key)
-{
-	return json_number_value(json_object_get(b, key));
 }
 
 /*
- * --interleave on this (stock) kernel: no switch, the same chunks.  The
- * measured run is libbenchmark's first, one iteration of whole quads
- * whose time reaches the budget: no sizing run came before it.
+ * --interleave on this (stock) kernel: no switch, the same chunks, each
+ * state held 3 chunks in a row, SCHED_BATCH: the three states' counters.
  */
-static void test_interleave_budget(void)
+static void test_interleave(void)
 {
+	static const char *const keys[] = {
+		"nsb_on", "nsb_off1", "nsb_off2", "nsb_chunks",
+	};
 	char out[128], args[512];
 	json_t *root, *b;
+	size_t i;
 
 	if (geteuid()) {
-		skip(7, "an interleaved sys/ run needs root (its fixture)");
+		skip(4, "an interleaved sys/ run needs root (its fixture)");
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/ilv.json", dir);
 	snprintf(args, sizeof(args), "--interleave=no_such_switch "
-		 "--interleave-time=0.005 --interleave-block=3 --sched=batch "
+		 "--interleave-block=3 --sched=batch --benchmark_min_time=0.005 "
 		 "--seed=7 --out=%s "
 		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
 	is_int(run(args, NULL), 0, "an interleaved run exits 0");
@@ -359,23 +350,17 @@ static void test_interleave_budget(void)
 	b = root ? json_array_get(json_object_get(root, "benchmarks"), 0) : NULL;
 	ok(b && !strcmp(json_string_value(json_object_get(b, "name")),
 			"sys/open/file/init/depth:0/manual_time"),
-	   "its row keeps its name");
-	is_int(b ? (int)num(b, "iterations") : -1, 1,
-	       "the measured run is one iteration: no sizing before it");
-	ok(b && num(b, "real_time") >= 5000, "its time reaches the budget "
-	   "(%.0f us, 5000 asked)", b ? num(b, "real_time") : 0);
-	ok(b && num(b, "nsb_chunks") >= 12 &&
-	   (long)num(b, "nsb_chunks") % 12 == 0, "in whole quads of blocks "
-	   "of 3 (%g chunks)", b ? num(b, "nsb_chunks") : 0);
-	ok(b && num(b, "nsb_ops") == num(b, "nsb_chunks") *
-			num(b, "nsb_chunk_ops"),
-	   "nsb_ops counts every chunk's operations");
+	   "its row is the one asked for");
+	for (i = 0; b && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!json_is_number(json_object_get(b, keys[i])))
+			break;
+	ok(b && i == sizeof(keys) / sizeof(keys[0]),
+	   "with each state's counter (--interleave-block=3)");
 	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "batch"),
 	   "--sched=batch: the context says batch");
 	json_decref(root);
 }
 
-/* A short run of FILTER, no results file: --benchmark_out=PATH in FMT. */
 static int run_out(const char *filter, const char *path, const char *fmt)
 {
 	char args[512];
@@ -580,7 +565,7 @@ int main(void)
 		return cannot_start("%s exists (set NSB_BUILD)", bench);
 	test_results_file();
 	test_bad_flags();
-	test_interleave_budget();
+	test_interleave();
 	test_benchmark_out();
 	test_sigint();
 	test_second_signal();

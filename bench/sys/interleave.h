@@ -19,23 +19,21 @@ enum nsb_ilv_state { NSB_ILV_ON, NSB_ILV_OFF1, NSB_ILV_OFF2, NSB_ILV_COUNT };
 
 /*
  * Switch SW (kernel.userns_checks.SW) for every sys/ benchmark of this
- * run, chunk orders drawn from seed (the A/B round's), each benchmark
- * one run of `seconds` of timed chunks, each state kept for `block`
- * chunks at a time; *applied is
+ * run, chunk orders drawn from seed (the A/B round's), each state kept
+ * for `block` chunks at a time; *applied is
  * false where the kernel has no such switch (stock: the
  * chunks run all the same).  -1 after printing why.
  */
-int nsb_interleave_init(const char *sw, uint64_t seed, double seconds,
-			unsigned long block, bool *applied);
+int nsb_interleave_init(const char *sw, uint64_t seed, unsigned long block,
+			bool *applied);
 bool nsb_interleave_active(void);
 /* Puts the switch back as nsb_interleave_init() found it. */
 void nsb_interleave_restore(void);
 /*
  * One benchmark run, interleaved: begin (learns the op's result in each
- * state and the chunk size; NULL after gb_error), then fill, once per
- * libbenchmark iteration (whole quads of chunks up to the budget; sets
- * the iteration's time; -1 once it failed), then end (the counters, the
- * switch put back, freed).
+ * state and the chunk size; NULL after gb_error), then every libbenchmark
+ * batch of n operations (sets its time; -1 once it failed), then end
+ * (the counters, the switch put back, freed).
  */
 struct nsb_ilv_run;
 
@@ -61,7 +59,7 @@ struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 					 struct nsb_worker *w, nsb_op_fn op,
 					 int64_t arg,
 					 const struct nsb_ilv_states *st);
-int nsb_interleave_fill(struct nsb_ilv_run *run);
+int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n);
 void nsb_interleave_end(struct nsb_ilv_run *run);
 
 #endif /* NSB_BENCH_SYS_INTERLEAVE_H */

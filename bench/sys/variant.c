@@ -85,12 +85,13 @@ static void run_interleaved(struct gb_state *s, struct nsb_worker *w,
 {
 	struct nsb_ilv_states st = { v->on_arg, v->expect, scn };
 	struct nsb_ilv_run *run;
+	int64_t n;
 
 	if (!v->on_arg && prove(s, w, v, scn, arg))
 		return;
 	run = nsb_interleave_begin(s, w, v->op, arg, &st);
-	while (run && gb__batch(s) > 0)
-		if (nsb_interleave_fill(run))
+	while (run && (n = gb__batch(s)) > 0)
+		if (nsb_interleave_batch(run, n))
 			break;
 	nsb_interleave_end(run);
 }
