@@ -245,8 +245,10 @@ note_wall() {
 	seen=$n
 }
 
+# Each second (or at once when QEMU ends: a plain sleep 1 lost half a
+# second a boot), the console's news and the limits.
 while kill -0 "$qpid" 2>/dev/null; do
-	sleep 1
+	timeout 1 tail --pid="$qpid" -s 0.1 -f /dev/null || true
 	el=$(($(date +%s) - t0))
 	c=$(clock)
 	note_wall
