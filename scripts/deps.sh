@@ -114,7 +114,8 @@ if [ "${1:-}" = which ]; then
 	exit
 fi
 
-case "${2:-all}" in
+group=${2:-all}
+case "$group" in
 run) PACKAGES=$RUN_PACKAGES ;;
 all) PACKAGES="$RUN_PACKAGES $MORE_PACKAGES" ;;
 *) echo "usage: $0 check|install [run|all]" >&2; exit 2 ;;
@@ -122,12 +123,12 @@ esac
 
 # The npm tools are for the tests: not with `run`.
 tools() {
-	[ "${2:-all}" = run ] || [ "$(id -u)" != 0 ] || install_tools
+	[ "$group" = run ] || [ "$(id -u)" != 0 ] || install_tools
 }
 
 missing=$(missing_packages)
 if [ -z "$missing" ]; then
-	[ "${1:-check}" != install ] || tools "$@"
+	[ "${1:-check}" != install ] || tools
 	exit 0
 fi
 
@@ -152,7 +153,7 @@ install)
 		echo "nsbench: apt-get did not install:" $still >&2
 		exit 1
 	fi
-	tools "$@"
+	tools
 	;;
 *)
 	echo "usage: $0 check|install [run|all]|which BIN" >&2
