@@ -70,7 +70,6 @@ void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 
 /* --- renderers ----------------------------------------------------------- */
 
-
 static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
 {
 	return c->cell && (c->flags & (fmt == NSB_MD ? NSB_COL_MD :

@@ -331,14 +331,20 @@ int nsb_xv_print(FILE *f, const struct nsb_xv_side *a,
 	return 0;
 }
 
+/* Where json_row puts each row: the table's JSON rows. */
+struct xv_json {
+	const struct nsb_table *t;
+	json_t *rows;
+};
+
 static int json_row(const struct xv_row *x, void *arg)
 {
-	void **ta = arg;
-	json_t *o = nsb_table_json(ta[0], x);
+	const struct xv_json *j = arg;
+	json_t *o = nsb_table_json(j->t, x);
 
 	if (!o)
 		return -1;
-	return json_array_append_new(ta[1], o) ? -1 : 0;
+	return json_array_append_new(j->rows, o) ? -1 : 0;
 }
 
 json_t *nsb_xv_json(const struct nsb_xv_side *a, const struct nsb_xv_side *b)
@@ -346,9 +352,9 @@ json_t *nsb_xv_json(const struct nsb_xv_side *a, const struct nsb_xv_side *b)
 	struct nsb_col cols[NCOLS];
 	struct nsb_table t = xv_table(cols, a, b);
 	json_t *rows = json_array();
-	void *ta[2] = { &t, rows };
+	struct xv_json j = { &t, rows };
 
-	if (!rows || xv_each(a, b, json_row, ta)) {
+	if (!rows || xv_each(a, b, json_row, &j)) {
 		json_decref(rows);
 		return NULL;
 	}
