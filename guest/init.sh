@@ -259,11 +259,13 @@ sampling_stretch() {
 # switch (a row of kernel-patches/checks.def; ab.sh refuses other
 # names): one nsbench-bench run whose benchmarks alternate the switch in
 # short chunks, in quads of on, on, off, off (the second off kept apart:
-# the A/A residual) each in an order drawn from the round's seed, and
+# the A/A residual) each in an order drawn from the round's seed (each
+# state held --interleave-block chunks in a row where the plan asks), and
 # report per state the central mean of its chunks' cost per operation
-# (nsbench-bench --interleave, bench/sys/interleave.c).  On a kernel without the switch (stock) the
-# same chunks run unswitched; the results say which
-# (nsbench_check_applied).  COST_ARGS: flags for every cost step.
+# (nsbench-bench --interleave, bench/sys/interleave.c).  On a kernel
+# without the switch (stock) the same chunks run unswitched; the results
+# say which (nsbench_check_applied).  COST_ARGS: flags for every cost
+# step.
 cost() {
 	local sw=$1 label=$2
 	shift 2
@@ -331,10 +333,11 @@ perturb "$NSB_SEED"
 # takes: a kernel adding 4,000 instructions per exec switched 6.5 times
 # per fork+exec on 6.12 where the stock kernel switched 6.3 (+280
 # instructions beyond the 4,153 added, 3 of 4 seeds); under SCHED_BATCH
-# both switch 3.1 times.  Not for the in-boot check costs (make run):
-# there the FUSE server's replies then wait for a tick, and the LSM
-# rows' A/A went from 0.3 to 139 instructions.  The results' context
-# says nsbench_sched.
+# both switch 3.1 times.  Not for the whole of the in-boot check costs
+# (make run): there the FUSE server's replies then wait for a tick, and
+# the LSM rows' A/A went from 0.3 to 139 instructions; checks.plan asks
+# for it per step (nsbench-bench --sched).  The results' context says
+# nsbench_sched.
 if [ "$NSB_SCHED" = batch ]; then
 	nsb-guest batch $$ >/dev/null || NSB_SCHED=normal
 fi

@@ -379,7 +379,7 @@ if [ "$merge" = 0 ]; then
 	cp "$plan" "$out/plan"
 
 	# Two kernels: the guests measure under SCHED_BATCH (init.sh says
-	# why); the in-boot check costs keep the kernel's own scheduling.
+	# why); the in-boot check costs choose it per step (checks.plan).
 	[ "$checks" = 1 ] || append="${append:+$append }nsb.sched=batch"
 	if [ -n "$bootfile" ]; then
 		append="$append $({ grep -v '^#' "$bootfile" || true; } | tr '\n' ' ')"
