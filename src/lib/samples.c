@@ -140,8 +140,7 @@ static void series_note(struct nsb_series *s, const char *msg, bool skip)
 		s->why = strdup(msg);
 }
 
-/* Factor from a Google Benchmark time_unit to ns; 0 if unknown. */
-static double unit_to_ns(const char *unit)
+double nsb_unit_to_ns(const char *unit)
 {
 	static const struct { const char *name; double f; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
@@ -283,7 +282,7 @@ static int entry_unit(const char *path, json_t *b, size_t i,
 	if (!json_is_string(u))
 		return nsb_bad(path, "benchmarks[%zu].time_unit (%s): expected a "
 			   "string, got %s", i, name, nsb_json_type_name(u));
-	*f = unit_to_ns(json_string_value(u));
+	*f = nsb_unit_to_ns(json_string_value(u));
 	if (!*f)
 		return nsb_bad(path, "benchmarks[%zu].time_unit (%s): unknown unit "
 			   "'%s' (want ns, us, ms or s)", i, name,
@@ -346,6 +345,8 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 	snprintf(where, sizeof(where), "benchmarks[%zu].%s", i, metric);
 	if (!json_is_number(val))
 		return check_time(path, where, name, val, 1, &ns);
+	if (side->zero_ok && json_number_value(val) == 0)
+		return series_add(s, 0, round) ?: 1;
 	if (entry_unit(path, b, i, name, &f) ||
 	    check_time(path, where, name, val, f, &ns) ||
 	    check_other_time(path, b, i, name, metric))

@@ -40,6 +40,8 @@ struct nsb_side {
 	const char *unit;	/* meaning of "ns": wall-clock or guest insn */
 	const char *unit_file;	/* the file that set it */
 	bool icount;
+	bool zero_ok;		/* a count per op that may be 0 (the cache
+				 * model's misses), not a time */
 };
 
 /*
@@ -55,6 +57,8 @@ void nsb_side_init(struct nsb_side *side, const char *label);
 /* Adds a file's samples; on bad input prints "file: why" and returns -1. */
 int nsb_side_load(struct nsb_side *side, const char *path);
 void nsb_side_free(struct nsb_side *side);
+/* Factor from a time_unit ("ns", "us", "ms", "s") to ns; 0 if unknown. */
+double nsb_unit_to_ns(const char *unit);
 void nsb_series_free(struct nsb_series *s);
 struct nsb_series *nsb_side_find(const struct nsb_side *side,
 				 const char *name);
