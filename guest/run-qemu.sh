@@ -8,11 +8,15 @@
 #               [--side A|B[+LSM]] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
 #               [--replay DIR] [--kernel-meta FILE] [--context KEY=VALUE]...
-#               [--apic-timer]
+#               [--apic-timer] [--cachesim PLUGIN.so]
 #   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
 #               [--append "ARGS"] [--apic-timer]
 #   run-qemu.sh --print-firmware
 #
+# --cachesim PLUGIN.so loads the cache-model plugin (icount only):
+# DIR/cachesim.tsv gets its records, which `nsbench stamp --cachesim`
+# puts into the results files (nsb_STATE_cs_* counters).  A plugin QEMU
+# refuses (API version, arguments) fails the boot with the plugin's line.
 # --replay DIR takes the guest's output (results.raw, console.log) of an
 # earlier boot with the same inputs from DIR instead of booting (ab.sh's
 # boot cache); everything after the boot is the same.  --print-cmdline
@@ -57,7 +61,7 @@ top=$(cd "$here/.." && pwd)
 
 kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
 series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
-replay='' print_cmdline=0 kmeta='' extra=() apic_timer=0
+replay='' print_cmdline=0 kmeta='' extra=() apic_timer=0 cachesim=
 qemu=${QEMU:-qemu-system-x86_64}
 firmware=seabios
 if [ "${NSB_FIRMWARE:-qboot}" = qboot ] && [ -r /usr/share/qemu/qboot.rom ]; then
@@ -74,7 +78,7 @@ while [ $# -gt 0 ]; do
 	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--kernel|--initrd|--out|--mode|--round|--seed|--side|--boot|\
 	--series|--config-hash|--append|--timeout|--boot-timeout|--replay|\
-	--kernel-meta|--context) need_value "$1" $# ;;
+	--kernel-meta|--context|--cachesim) need_value "$1" $# ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	case "$1" in
@@ -94,6 +98,7 @@ while [ $# -gt 0 ]; do
 	--replay) replay=$2 ;;
 	--kernel-meta) kmeta=$2 ;;
 	--context) extra+=("$2") ;;
+	--cachesim) cachesim=$2 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift 2
@@ -125,9 +130,16 @@ case "$append" in *[![:print:]]*) die "--append: printable characters only" ;; e
 # samples no longer add up to the timed row (t88).
 # no_timer_check: the IO-APIC timer check busy-waits on the TSC for ticks,
 # 20 M instructions (20 of the 81 ms of virtual time to /init).
+# tsc_early_khz=1000000: under icount the TSC ticks once per virtual ns,
+# one per instruction, but the kernel's own calibration against the PIT
+# made it 7.2 ppm slower, so CLOCK_MONOTONIC read 1.0000072 ns per
+# instruction (exec at depth 32: 83,627.7 for the plugin's 83,627.1
+# instructions).  Told the TSC's true rate, the clock counts exactly the
+# instructions the cache-model plugin counts (within 1e-6 per op).
 timer=
+[ "$mode" != icount ] || timer=' tsc_early_khz=1000000'
 [ "$mode" != icount ] || [ "$apic_timer" = 1 ] ||
-	timer=' noapictimer no_timer_check'
+	timer="$timer noapictimer no_timer_check"
 # Fixed-width values keep the command line's length identical across
 # rounds; it is byte-identical between the two sides of a round.
 cmdline=$(printf 'console=ttyS0 panic=-1 oops=panic norandmaps nokaslr%s loglevel=4 rdinit=/init nsb.mode=%s nsb.round=%04d nsb.seed=%010d%s' \
@@ -144,6 +156,22 @@ fi
 [ -n "$out" ] || die "--out DIR is required"
 [ -z "$replay" ] || { [ -r "$replay/results.raw" ] && [ -r "$replay/console.log" ]; } ||
 	die "--replay: $replay/results.raw or console.log not found"
+plugin_args=()
+if [ -n "$cachesim" ]; then
+	[ "$mode" = icount ] ||
+		die "--cachesim: the cache model counts instructions: icount mode only, not $mode"
+	[ -f "$cachesim" ] || die "--cachesim: '$cachesim' not found (make builds it)"
+	[ -z "$replay" ] || [ -r "$replay/cachesim.tsv" ] ||
+		die "--replay: $replay/cachesim.tsv not found (a boot without the cache model)"
+	# QEMU splits -plugin's argument at commas
+	case "$cachesim$out" in *,*) die "--cachesim, --out: no commas in the paths QEMU is given" ;; esac
+	# NSB_CACHESIM_ARGS: the plugin's own arguments (i1=, d1=,
+	# ll=SIZE:ASSOC:LINE; api=N), comma-separated
+	case "${NSB_CACHESIM_ARGS:-}" in *[!a-z0-9=,:]*)
+		die "NSB_CACHESIM_ARGS: key=value pairs of a-z, 0-9 and : only, comma-separated" ;;
+	esac
+	plugin_args=(-plugin "$cachesim,out=$out/cachesim.tsv${NSB_CACHESIM_ARGS:+,$NSB_CACHESIM_ARGS}")
+fi
 [ -n "$replay" ] || command -v "$qemu" >/dev/null ||
 	die "$qemu not found (apt-get install qemu-system-x86)"
 command -v jq >/dev/null || die "jq not found (apt-get install jq)"
@@ -210,7 +238,8 @@ status=
 el=0
 if [ -n "$replay" ]; then
 	{ cp "$replay/results.raw" "$raw" &&
-	  cp "$replay/console.log" "$console"; } ||
+	  cp "$replay/console.log" "$console" &&
+	  { [ -z "$cachesim" ] || cp "$replay/cachesim.tsv" "$out/"; }; } ||
 		die "--replay: cannot copy from $replay"
 else
 # shellcheck disable=SC2046
@@ -218,7 +247,7 @@ else
 	-M pc -m "$mem" $(mode_args "$mode") $(firmware_args) \
 	-rtc base=2024-01-01T00:00:00,clock=vm \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	-serial "file:$console" -serial "file:$raw" \
+	-serial "file:$console" -serial "file:$raw" "${plugin_args[@]}" \
 	</dev/null >"$out/qemu.log" 2>&1 &
 qpid=$!
 trap 'kill "$qpid" 2>/dev/null || true' EXIT INT TERM
@@ -285,6 +314,9 @@ el=$(($(date +%s) - t0))
 if grep -q 'Kernel panic' "$console"; then
 	fail "kernel panic after ${el}s: $(grep -m1 'Kernel panic' "$console" | tr -d '\r')"
 fi
+if [ -z "$replay" ] && grep -q '^nsb-cachesim: ' "$out/qemu.log"; then
+	fail "$(grep -m1 '^nsb-cachesim: ' "$out/qemu.log")"
+fi
 [ -z "$status" ] || [ "$status" = 0 ] || fail "QEMU exited with status $status"
 done_line=$(tr -d '\r' <"$raw" | sed -n 's/^@@NSB DONE/&/p' | tail -n 1)
 [ -n "$done_line" ] || fail "guest stopped after ${el}s without finishing its plan"
@@ -346,6 +378,7 @@ split_results() {
 		sed -n 's/^@@NSB INIT .*aslr=\([0-9]*\).*/\1/p' | sed -n 1p)
 	set -- "$out"/*.json
 	[ -f "$1" ] || return 0
+	[ -z "$cachesim" ] || set -- --cachesim "$out/cachesim.tsv" "$@"
 	"$nsbench" stamp --fill SIDE="$side" --fill BOOT="$boot" \
 		--fill SERIES="$series" --fill CONFIG_HASH="$cfg_hash" \
 		--default nsbench_aslr="${aslr:-unknown}" \

@@ -14,6 +14,7 @@
 #         [--boot-file FILE] [--append ARGS] [--bench BIN] [--out DIR]
 #         [--kernel DIR] [--base-kernel DIR]
 #         [--timeout S] [--seed N] [--perf] [--lsm] [--context KEY=VALUE]...
+#         [--cachesim PLUGIN.so]
 #   ab.sh --merge OUT SHARD-DIR...      merge shards, then compare
 #
 #   --checks    one kernel, the toggles series (--series): every boot
@@ -58,6 +59,10 @@
 #               (--lsm-boots, lsm= in --append or the boot file) and by
 #               a plan step naming a check of an LSM (`cost selinux`,
 #               `check smack 0`: kernel-patches/checks.def's LSM column)
+#   --cachesim  icount boots load the cache-model plugin (make builds
+#               build/guest/plugin/nsb-cachesim.so): every interleaved
+#               entry also gets its loads, stores and simulated misses
+#               per state (nsb_STATE_cs_*), the report a cache table
 #   --context   KEY=VALUE into every results file's context (KEY: a-z,
 #               0-9, _), e.g. the commits a CI job compares
 #
@@ -112,7 +117,7 @@ checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
 rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
 base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
 timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
-lsm_boots='' frag_names=() apic='' report_cmd=''
+lsm_boots='' frag_names=() apic='' report_cmd='' cachesim=''
 
 # src_tree_of KERNEL-DIR: the pristine source tree (under $NSB_CACHE/src)
 # the kernel was built from, by its meta.json; the default tarball's
@@ -174,6 +179,7 @@ while [ $# -gt 0 ]; do
 	--perf) perf=--perf ;;
 	--lsm) lsm=--lsm ;;
 	--context) need_value "$1" $#; ctx+=(--context "$2"); shift ;;
+	--cachesim) need_value "$1" $#; cachesim=$2; shift ;;
 	--merge) merge=1; shift; break ;;
 	-h|--help) usage ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -390,6 +396,14 @@ if [ "$merge" = 0 ]; then
 		mode=$("$top/guest/probe-kvm.sh" "$kB/bzImage" "$initrd" icount)
 	fi
 	progress "mode" "$mode"
+	if [ -n "$cachesim" ]; then
+		[ "$mode" = icount ] ||
+			die "--cachesim: the cache model needs icount boots, not $mode"
+		[ -f "$cachesim" ] || die "--cachesim: '$cachesim' not found (make builds it)"
+		cachesim=$(cd "$(dirname "$cachesim")" && pwd)/$(basename "$cachesim")
+		cachesim_sha=$(sha256sum <"$cachesim" | cut -d' ' -f1)
+		progress "cache" "model plugin $(basename "$cachesim") ${cachesim_sha:0:16}"
+	fi
 fi
 
 # --- boots ---------------------------------------------------------------------
@@ -451,10 +465,13 @@ cache_inputs() {
 	printf '%s\n' "kernel $ksha" "initramfs $initrd_sha" "cmdline $cmd" \
 		"qemu $qemu_version firmware $fw" \
 		"mode $mode side $1 timeout $timeout"
+	# a boot with the cache model is another entry (its records)
+	[ -z "$cachesim" ] || echo "cachesim $cachesim_sha ${NSB_CACHESIM_ARGS:-}"
 }
 
-# The files of a cache entry, and their digest beside them.
+# The files of a cache entry, and their digest beside them (sorted).
 entry_files="console.log inputs results.raw"
+[ -z "$cachesim" ] || entry_files="cachesim.tsv $entry_files"
 
 # entry_ok KEY: the cached entry holds the files it was stored with (the
 # sha256 of each, in its digest) and was stored under this key (its
@@ -494,6 +511,7 @@ boot_one() {
 		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
 		--context "nsbench_host_command=$host_cmd" \
 		--timeout "$timeout" ${app:+--append "$app"} $apic \
+		${cachesim:+--cachesim "$cachesim"} \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
 	echo "$src $key" >"$dir.source"
 	[ "$src" = fresh ] && [ "$cache" = 1 ] || return 0
@@ -503,6 +521,7 @@ boot_one() {
 	rm -rf "$ctmp"
 	mkdir -p "$ctmp"
 	cp "$dir/results.raw" "$dir/console.log" "$ctmp/"
+	[ -z "$cachesim" ] || cp "$dir/cachesim.tsv" "$ctmp/"
 	cp "$out/boots/keys/$key" "$ctmp/inputs"
 	# what the boot took: the audit picks the quickest (plan_boots)
 	cp "$dir/wall_seconds" "$ctmp/" 2>/dev/null || true

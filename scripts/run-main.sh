@@ -30,7 +30,10 @@
 # left out; by default every round boots the image with no LSM, with
 # SELinux and with Smack), NSB_NATIVE_FILTER
 # (stage 1's benchmarks; "." for the whole quick tier), NSB_BENCH_ARGS
-# (extra nsbench-bench flags for stage 1).
+# (extra nsbench-bench flags for stage 1), NSB_CACHESIM=1 (the boots
+# load the cache-model plugin: the report adds each check's shift in
+# loads, L1d and LL misses warm and cold and estimated cycles; the boots
+# take about 2.6 times as long, see README).
 
 # The models (nanoseconds: the checks' own code) and one scenario per hot
 # path natively; the whole quick tier takes 2-3 minutes.
@@ -119,6 +122,11 @@ stage_checks() {
 	[ "${NSB_STOCK:-0}" = 1 ] && cmd="NSB_STOCK=1 $cmd"
 	[ "${NSB_LSM:-1}" = 0 ] && { lsms=''; cmd="NSB_LSM=0 $cmd"; }
 	[ -z "${NSB_KERNEL:-}" ] || cmd="$cmd KERNEL=$NSB_KERNEL"
+	cachesim=''
+	if [ "${NSB_CACHESIM:-0}" = 1 ]; then
+		cachesim=$O/guest/plugin/nsb-cachesim.so
+		cmd="NSB_CACHESIM=1 $cmd"
+	fi
 
 	say "2/3 what each check costs: toggles kernel (Linux $kernel), ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
 	# ab.sh writes the report (report.txt, costs.json), naming $cmd as
@@ -126,7 +134,7 @@ stage_checks() {
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
 		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
-		${lsms:+--lsm-boots "$lsms"} \
+		${lsms:+--lsm-boots "$lsms"} ${cachesim:+--cachesim "$cachesim"} \
 		--mode "${NSB_MODE:-icount}" --rounds "${NSB_ROUNDS:-6}" \
 		--jobs "${NSB_JOBS:-$(nproc)}" --bench "$O/bench/nsbench-bench" \
 		--report-command "$cmd" --out "$dir"

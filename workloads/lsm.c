@@ -14,6 +14,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "guest/plugin/marker.h"
 #include "workloads/lsm.h"
 #include "workloads/lsmfuse.h"
 
@@ -187,6 +188,7 @@ static int run_kind(enum nsb_lsm_kind k, int dirfd, int rwfd, int64_t n)
 	int fd, r = 0;
 
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		switch (k) {
 		case NSB_LSM_GETLABEL:
 			r = fgetxattr(rwfd, name, v, sizeof(v)) < 0 ? -errno : 0;
@@ -319,6 +321,7 @@ int nsb_op_lsm_mount(struct nsb_env *env, int64_t arg, int64_t n)
 			return -errno;
 	}
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		if (arg == NSB_LSM_MOUNT_FUSE) {
 			r = nsb_fuse_mount_cycle(mnt_dir, nsb_lsm_xattr(lsm()),
 						 nsb_lsm_label(lsm()));

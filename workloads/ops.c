@@ -3,7 +3,9 @@
  * ops.c — the operations a worker runs n times on request: the bodies of
  * the sys/ benchmarks.  Each returns the result of its last iteration
  * (an exit status, 0, or -errno), so the caller can check that the kernel
- * did what the scenario claims without a branch per iteration.
+ * did what the scenario claims without a branch per iteration.  Each
+ * iteration begins with NSB_MARK_OP: one NOP, where the cache-model
+ * plugin counts an operation and empties its cold caches.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 #include <linux/mount.h>
 
+#include "guest/plugin/marker.h"
 #include "workloads/exec.h"
 #include "workloads/fixture.h"
 
@@ -23,9 +26,11 @@ int nsb_op_exec(struct nsb_env *env, int64_t arg, int64_t n)
 	enum nsb_exec_method how = arg >> 8;
 	int r = 0;
 
-	while (n-- > 0)
+	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		/* The scenario directory is the worker's cwd (spawn). */
 		r = nsb_exec_wait(env->dirfd, name, how);
+	}
 	return r;
 }
 
@@ -35,6 +40,7 @@ int nsb_op_open(struct nsb_env *env, int64_t arg, int64_t n)
 	int r = 0, fd;
 
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		fd = openat(env->dirfd, name, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			r = -errno;
@@ -52,8 +58,10 @@ int nsb_op_stat(struct nsb_env *env, int64_t arg, int64_t n)
 	struct stat st;
 	int r = 0;
 
-	while (n-- > 0)
+	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		r = fstatat(env->dirfd, path, &st, 0) ? -errno : 0;
+	}
 	return r;
 }
 
@@ -74,6 +82,7 @@ int nsb_op_mount(struct nsb_env *env, int64_t arg, int64_t n)
 	int r = 0;
 
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		if (mount("nsb", env->mntpoint, type, MS_NOSUID | MS_NODEV |
 			  MS_NOEXEC, NULL))
 			return -errno;
@@ -94,6 +103,7 @@ int nsb_op_fscreate(struct nsb_env *env, int64_t arg, int64_t n)
 	int fd;
 
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		fd = syscall(SYS_fsopen, type, FSOPEN_CLOEXEC);
 		if (fd < 0)
 			return -errno;
@@ -117,6 +127,7 @@ int nsb_op_xattr(struct nsb_env *env, int64_t arg, int64_t n)
 	int r = 0;
 
 	while (n-- > 0) {
+		NSB_MARK(NSB_MARK_OP);
 		if (arg & NSB_XATTR_GET)
 			r = fgetxattr(env->rwfd, name, buf, sizeof(buf)) < 0 ?
 			    -errno : 0;

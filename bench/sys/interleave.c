@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "bench/sys/interleave.h"
+#include "guest/plugin/marker.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
  * cost of the round trip to the worker and of a switch write. */
@@ -172,14 +173,23 @@ static int64_t tick_ns(void)
 /*
  * One timed chunk of k operations; the operation's result.  *clean is
  * false when a timer tick (and the softirq work behind it) landed in it.
+ * start: the marker of the chunk's state for the cache-model plugin, or
+ * 0 (an untimed first operation): the plugin's chunk runs from the clock
+ * read after it to the one after NSB_MARK_END, as the timing does.
  */
 static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
-		 double *ns, bool *clean)
+		 enum nsb_mark_event start, double *ns, bool *clean)
 {
 	int64_t tick = tick_ns();
-	double t0 = now_ns();
-	int r = nsb_worker_call(w, op, arg, k);
+	double t0;
+	int r;
 
+	if (start)
+		nsb_mark(start);
+	t0 = now_ns();
+	r = nsb_worker_call(w, op, arg, k);
+	if (start)
+		NSB_MARK(NSB_MARK_END);
 	*ns = now_ns() - t0;
 	*clean = tick_ns() == tick;
 	return r;
@@ -200,6 +210,7 @@ struct nsb_ilv_run {
 	bool per_state;		/* a fixture per state (nsb_ilv_states) */
 	int wants[2];		/* the op's result with the switch off, on */
 	int64_t k;		/* operations per chunk */
+	uint32_t id;		/* the run's id for the cache-model plugin */
 	uint64_t rng;
 	enum nsb_ilv_state quad[4];
 	struct ilv_chunk *c;	/* every chunk, in order: 4 per quad */
@@ -230,14 +241,20 @@ static double median_of(double *v, size_t n)
  */
 #define CENTRAL_HALF_WIDTH	8.0
 
+/* Is v within the central mean's window around its state's median? */
+static bool central(double v, double median)
+{
+	return v >= median - CENTRAL_HALF_WIDTH &&
+	       v <= median + CENTRAL_HALF_WIDTH;
+}
+
 static double central_mean(const double *v, size_t n, double median)
 {
 	double sum = 0;
 	size_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		if (v[i] < median - CENTRAL_HALF_WIDTH ||
-		    v[i] > median + CENTRAL_HALF_WIDTH)
+		if (!central(v[i], median))
 			continue;
 		sum += v[i];
 		k++;
@@ -262,7 +279,8 @@ static int first_op(struct nsb_ilv_run *run, const struct nsb_ilv_states *st,
 			 strerror(errno));
 		return -1;
 	}
-	run->wants[on] = chunk(run->w, run->op, run->args[on], 1, ns, &clean);
+	run->wants[on] = chunk(run->w, run->op, run->args[on], 1, 0, ns,
+			       &clean);
 	if (!run->per_state || !st->expect)
 		return 0;
 	/* expect reads the switch as it is now: the state's own claim */
@@ -274,6 +292,17 @@ static int first_op(struct nsb_ilv_run *run, const struct nsb_ilv_states *st,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A run's id, unique in the boot: the process (each `cost` step is one)
+ * and its count of runs.
+ */
+static uint32_t next_run_id(void)
+{
+	static uint32_t runs;
+
+	return (uint32_t)(getpid() & 0xffff) << 16 | (++runs & 0xffff);
 }
 
 struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
@@ -292,7 +321,10 @@ struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 	*run = (struct nsb_ilv_run){
 		.s = s, .w = w, .op = op, .args = { arg, arg | st->on_arg },
 		.per_state = st->on_arg != 0, .rng = ilv.seed,
+		.id = next_run_id(),
 	};
+	NSB_MARK(NSB_MARK_RUN_BEGIN);
+	nsb_mark_id(run->id);
 	for (on = 0; on < 2; on++) {
 		if (first_op(run, st, on, &first)) {
 			free(run);
@@ -337,8 +369,8 @@ static int next_chunk(struct nsb_ilv_run *run, int64_t m, double *ns)
 		gb_error(s, "cannot write the switch: %s", strerror(errno));
 		return -1;
 	}
-	r = chunk(run->w, run->op, run->args[state == NSB_ILV_ON], m, ns,
-		  &clean);
+	r = chunk(run->w, run->op, run->args[state == NSB_ILV_ON], m,
+		  NSB_MARK_START_ON + state, ns, &clean);
 	if (r != want) {
 		gb_error(s, "operation gave %d during the run, not %d", r,
 			 want);
@@ -397,22 +429,45 @@ static void counter(struct gb_state *s, const char *name, double per_op)
 }
 
 /*
- * The counters the check-cost engine reads, per state the central mean
- * per op: nsb_on, nsb_off1, nsb_off2; and each state's median.
+ * Shows the cache-model plugin, chunk by chunk in order, which chunks
+ * the central means kept, so its counts per state are over the same
+ * chunks as nsb_on, nsb_off1 and nsb_off2.
  */
-static void report(struct nsb_ilv_run *run)
+static void replay_kept(const struct nsb_ilv_run *run,
+			const double med[NSB_ILV_COUNT])
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++) {
+		const struct ilv_chunk *c = &run->c[i];
+
+		if (c->clean && central(c->per_op, med[c->state]))
+			NSB_MARK(NSB_MARK_KEEP);
+		else
+			NSB_MARK(NSB_MARK_DROP);
+	}
+	NSB_MARK(NSB_MARK_RUN_END);
+}
+
+/*
+ * The counters the check-cost engine reads, per state the central mean
+ * per op: nsb_on, nsb_off1, nsb_off2; and each state's median.  Returns
+ * whether it wrote them (a sizing run writes none).
+ */
+static bool report(struct nsb_ilv_run *run)
 {
 	static const char *const names[NSB_ILV_COUNT] = {
 		[NSB_ILV_ON] = "on", [NSB_ILV_OFF1] = "off1",
 		[NSB_ILV_OFF2] = "off2",
 	};
-	double *v = malloc((run->n + 1) * sizeof(*v)), med;
+	double *v = malloc((run->n + 1) * sizeof(*v)), med[NSB_ILV_COUNT];
+	bool wrote = false;
 	size_t nv;
 	char key[32];
 	int st;
 
 	if (!v)
-		return;
+		return false;
 	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		/* A short run (libbenchmark sizing it): no counters. */
 		if (!state_values(run, st, v))
@@ -420,12 +475,15 @@ static void report(struct nsb_ilv_run *run)
 	}
 	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		nv = state_values(run, st, v);
-		med = median_of(v, nv);
+		med[st] = median_of(v, nv);
 		snprintf(key, sizeof(key), "nsb_%s", names[st]);
-		counter(run->s, key, central_mean(v, nv, med));
+		counter(run->s, key, central_mean(v, nv, med[st]));
 		snprintf(key, sizeof(key), "nsb_%s_median", names[st]);
-		counter(run->s, key, med);
+		counter(run->s, key, med[st]);
 	}
+	replay_kept(run, med);
+	wrote = true;
+	gb_counter(run->s, "nsb_run_id", run->id, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_chunk_ops", (double)run->k, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_chunks", (double)run->n, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_ticked_chunks", (double)ticked_chunks(run),
@@ -443,14 +501,15 @@ static void report(struct nsb_ilv_run *run)
 		gb_counter(run->s, "nsb_decides", 1, GB_COUNTER_DEFAULT);
 out:
 	free(v);
+	return wrote;
 }
 
 void nsb_interleave_end(struct nsb_ilv_run *run)
 {
 	if (!run)
 		return;
-	if (!run->failed && !gb_was_interrupted())
-		report(run);
+	if (run->failed || gb_was_interrupted() || !report(run))
+		NSB_MARK(NSB_MARK_RUN_ABORT);
 	free(run->c);
 	free(run);
 	/* the next benchmark's fixture checks the kernel as it was found */

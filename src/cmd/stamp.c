@@ -5,8 +5,10 @@
  * by src/lib/stamp.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/cachesim.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/options.h"
 #include "src/lib/stamp.h"
@@ -63,6 +65,24 @@ static int load_meta(const struct nsb_option *opt, const char *arg)
 	return 0;
 }
 
+/* --cachesim=FILE: the cache-model plugin's records, loaded now. */
+static int load_cachesim(const struct nsb_option *opt, const char *arg)
+{
+	struct nsb_stamp *st = opt->value;
+
+	if (st->cs) {
+		fprintf(stderr, WHO ": --cachesim given twice\n");
+		return -2;
+	}
+	st->cs = calloc(1, sizeof(*st->cs));
+	if (!st->cs || nsb_cachesim_load(st->cs, arg)) {
+		free(st->cs);
+		st->cs = NULL;
+		return -2;
+	}
+	return 0;
+}
+
 /* The options; then argv[1..*argc) the files.  0, NSB_PARSE_HELP or 2. */
 static int parse(int *argc, char **argv, struct nsb_stamp *st)
 {
@@ -80,6 +100,11 @@ static int parse(int *argc, char **argv, struct nsb_stamp *st)
 			     load_meta),
 		OPT_CALLBACK("set", &st->set, "KEY=VALUE", "context KEY = VALUE",
 			     add_pair),
+		OPT_CALLBACK("cachesim", st, "FILE",
+			     "the cache-model plugin's records of the boot\n"
+			     "(guest/plugin/nsb-cachesim.c): per interleaved\n"
+			     "entry and state, nsb_STATE_cs_COUNT counters",
+			     load_cachesim),
 		OPT_END(),
 	};
 	int r = nsb_parse_options(argc, argv, opts, &usage, 0);
@@ -102,5 +127,8 @@ int cmd_stamp(int argc, char **argv)
 		if (nsb_stamp_file(argv[i], &st))
 			ret = 2;
 	json_decref(st.meta);
+	if (st.cs)
+		nsb_cachesim_free(st.cs);
+	free(st.cs);
 	return ret == NSB_PARSE_HELP ? 0 : ret;
 }

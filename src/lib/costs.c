@@ -157,6 +157,7 @@ void nsb_costs_init(struct nsb_costs *c)
 		nsb_side_init(&f->off1, "first off block");
 		nsb_side_init(&f->off2, "second off block");
 		nsb_side_init(&f->stock, "stock");
+		nsb_costs_cs_init(f);
 	}
 }
 
@@ -291,7 +292,8 @@ int nsb_costs_load(struct nsb_costs *c, const char *path)
 	ret = load_into(c, &f->on, path) || load_into(c, &f->off1, path) ||
 	      load_into(c, &f->off2, path) || load_into(c, &f->off, path);
 	f->off.metric = "nsb_off2";
-	ret = ret || load_into(c, &f->off, path);
+	ret = ret || load_into(c, &f->off, path) ||
+	      nsb_costs_cs_load(c, f, ctx, path);
 out:
 	json_decref(root);
 	return ret ? -1 : 0;
@@ -363,7 +365,7 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	if (r->unreliable && r->has_aa && c->icount &&
 	    r->cost.verdict < NSB_SKIP)
 		nsb_icount_verdict(&r->cost, residual(r));
-	return 0;
+	return nsb_costs_cs_row(c, f, on, r);
 }
 
 /* Is r the control of row x: same name but for the depth, alike? */
@@ -450,6 +452,7 @@ void nsb_costs_free(struct nsb_costs *c)
 		nsb_side_free(&f->off1);
 		nsb_side_free(&f->off2);
 		nsb_side_free(&f->stock);
+		nsb_costs_cs_free(f);
 		free(f->rows);
 		json_decref(f->decides);
 		json_decref(f->states);
@@ -457,6 +460,7 @@ void nsb_costs_free(struct nsb_costs *c)
 	free(c->fam);
 	json_decref(c->ctx);
 	json_decref(c->stock_ctx);
+	free(c->cs_model);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -621,6 +625,7 @@ NSB_ROW_JSON(aa_json, struct fam_row,
 NSB_ROW_JSON(toggles_json, struct fam_row,
 	     r->r->has_stock ?
 	     nsb_interval_json(&r->r->toggles.shift) : NULL)
+NSB_ROW_JSON(cache_json, struct fam_row, nsb_costs_cs_json(r->r))
 
 #define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
 
@@ -671,6 +676,7 @@ static const struct nsb_col cost_cols[] = {
 	{ .key = "states_differ", .json_at = 10, .json = states_json },
 	{ .key = "net_of_control", .json_at = 11, .json = net_json },
 	{ .key = "toggles", .json_at = 20, .json = toggles_json },
+	{ .key = "cache", .json_at = 21, .json = cache_json },
 };
 
 static struct nsb_table cost_table(const struct nsb_costs *c)
@@ -980,6 +986,7 @@ void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 			md_table(f, c, true);
 		}
 		fputc('\n', f);
+		nsb_costs_cs_print(f, c, true);
 		text_missing(f, c);
 		text_provenance(f, c);
 		return;
@@ -989,6 +996,7 @@ void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 		fputc('\n', f);
 		text_table(f, c, true);
 	}
+	nsb_costs_cs_print(f, c, false);
 	text_missing(f, c);
 	text_provenance(f, c);
 }
@@ -1049,8 +1057,10 @@ json_t *nsb_costs_json(const struct nsb_costs *c)
 			json_array_append_new(rows, nsb_table_json(&t, &row));
 		}
 	}
-	return json_pack("{s:s,s:b,s:f,s:o,s:o}", "unit",
+	return json_pack("{s:s,s:b,s:f,s:o,s:o,s:o}", "unit",
 			 c->unit ? c->unit : "", "icount", c->icount,
 			 "aa_limit", c->aa_limit, "provenance", provenance(c),
+			 "cache_model", c->cs_model && c->cs_files ?
+			 json_string(c->cs_model) : json_null(),
 			 "rows", rows);
 }

@@ -38,6 +38,29 @@ struct nsb_check {
 	const char *funcs;	/* its hot path's functions, blank-separated */
 };
 
+/*
+ * The cache model's quantities a row shows, per op, from the plugin's
+ * counters (src/lib/cachesim.h): nsb_cost_cs[] names each one's
+ * counters, header and unit.
+ */
+enum nsb_cost_cs {
+	NSB_COST_CS_INSN,	/* the plugin's own instruction count */
+	NSB_COST_CS_LOADS,
+	NSB_COST_CS_D1, NSB_COST_CS_LL, NSB_COST_CS_CYCLES,
+	NSB_COST_CS_D1_COLD, NSB_COST_CS_LL_COLD, NSB_COST_CS_CYCLES_COLD,
+	NSB_COST_CS_I1, NSB_COST_CS_I1_COLD,	/* costs.json only */
+	NSB_COST_NCS
+};
+
+struct nsb_cost_cs_metric {
+	const char *key;	/* costs.json: rows[].cache.<key> */
+	const char *on, *off1, *off2;	/* the results' counters */
+	const char *head;	/* the tables' header */
+	const char *unit;	/* what one of it is */
+};
+
+extern const struct nsb_cost_cs_metric nsb_cost_cs[NSB_COST_NCS];
+
 struct nsb_cost_row {
 	const char *name;	/* benchmark name */
 	struct nsb_effect cost;	/* on against off, same boot */
@@ -61,6 +84,9 @@ struct nsb_cost_row {
 	 */
 	bool has_net;
 	struct nsb_interval net;
+	/* the cache model's shifts, where every round of the row had it */
+	bool has_cs;
+	struct nsb_effect cs[NSB_COST_NCS];
 };
 
 /* The LSMs a boot can have active (context nsbench_lsm). */
@@ -72,6 +98,7 @@ struct nsb_cost_family {
 	const struct nsb_check *chk;
 	const char *lsm;	/* "none", "selinux", "smack" */
 	struct nsb_side on, off, off1, off2, stock;
+	struct nsb_side cs_on[NSB_COST_NCS], cs_off[NSB_COST_NCS];
 	struct nsb_cost_row *rows;
 	size_t n;
 	double aa_max;		/* largest |A/A residual| of its rows */
@@ -89,6 +116,9 @@ struct nsb_costs {
 	double aa_limit;	/* a residual beyond it: unreliable */
 	json_t *ctx;		/* first toggles file's context */
 	json_t *stock_ctx;	/* first stock file's context, or NULL */
+	/* the cache model: its description, files with and without it */
+	char *cs_model;
+	size_t cs_files, cs_partial;
 };
 
 /* The switches the engine knows, NULL-terminated by sw. */
@@ -118,6 +148,21 @@ void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 /* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
 void nsb_cost_family_title(char *buf, size_t len,
 			   const struct nsb_cost_family *fam);
+
+/* --- costcache.c: the cache model's share of the above ---------------- */
+
+void nsb_costs_cs_init(struct nsb_cost_family *f);
+void nsb_costs_cs_free(struct nsb_cost_family *f);
+/* A toggles file's cache-model counters, if it has them all; -1: bad. */
+int nsb_costs_cs_load(struct nsb_costs *c, struct nsb_cost_family *f,
+		      json_t *ctx, const char *path);
+/* The row's cache-model shifts (r->has_cs); -1 out of memory. */
+int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
+		     const struct nsb_series *on, struct nsb_cost_row *r);
+/* The cache-model table, text or Markdown; nothing without the model. */
+void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown);
+/* A row's rows[].cache object for costs.json, or NULL. */
+json_t *nsb_costs_cs_json(const struct nsb_cost_row *r);
 
 /* --- costplot.c --------------------------------------------------------- */
 

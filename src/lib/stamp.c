@@ -19,6 +19,7 @@
 
 #include "src/lib/nsbench.h"
 #include "src/lib/samples.h"
+#include "src/lib/cachesim.h"
 #include "src/lib/stamp.h"
 
 /* build.sh's meta.json field -> context key, set whenever it is given. */
@@ -206,6 +207,8 @@ int nsb_stamp_file(const char *path, const struct nsb_stamp *st)
 		stamp_kernel(ctx, st->meta);
 	for (i = 0; i < st->set.n; i++)
 		set_str(ctx, st->set.p[i].key, st->set.p[i].value);
+	if (st->cs && nsb_cachesim_apply(st->cs, root, path))
+		goto out;
 	ret = nsb_json_write_atomic(path, root);
 out:
 	json_decref(root);

@@ -23,10 +23,13 @@ struct nsb_pairs {
 	size_t n;
 };
 
-/* --fill, --default, --set; --kernel-meta */
+struct nsb_cachesim;
+
+/* --fill, --default, --set; --kernel-meta; --cachesim */
 struct nsb_stamp {
 	struct nsb_pairs fill, dflt, set;
 	json_t *meta;		/* build.sh's meta.json, or NULL */
+	struct nsb_cachesim *cs;	/* the cache model's records, or NULL */
 };
 
 /* One file stamped, rewritten atomically or not at all; 0 or -1 (named). */
