@@ -17,7 +17,7 @@
 # after deps (a sub-make).
 
 . "$(dirname "$0")/lib-tap.sh"
-tap_plan 10
+tap_plan 11
 
 need git git
 cd "$top" || exit 1
@@ -26,7 +26,7 @@ for c in a b; do
 	git clone -q --no-hardlinks "$top" "$tmp/$c" || exit 1
 done
 
-progs="bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true nsbench"
+progs="bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true nsbench guest/plugin/nsb-cachesim.so"
 build() {
 	# shellcheck disable=SC2046 # the program list is words
 	(cd "$tmp/$1" && shift && make -s -j2 O=build "$@" \
@@ -40,7 +40,9 @@ build b
 ok $? "clone b builds as usual"
 diag <"$tmp/build.log"
 
-for p in bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true; do
+# the cache-model plugin too: its hash is part of the boot cache's key
+for p in bench/nsbench-bench guest/nsb-guest guest/nsb-lsm workloads/progs/nsb-true \
+	 guest/plugin/nsb-cachesim.so; do
 	cmp -s "$tmp/a/build/$p" "$tmp/b/build/$p"
 	ok $? "$p: byte-identical in both clones"
 done

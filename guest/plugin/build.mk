@@ -21,3 +21,11 @@ $(PLUGIN_DIR)/nsb-cachesim.so: $(PLUGIN_DIR)/nsb-cachesim.pic.o \
 	$(call msg,LD,$@)$(CC) -shared -Wl,--build-id=none -o $@ $^
 
 PROGS += $(PLUGIN_DIR)/nsb-cachesim.so
+
+# The model, built as the host's code is (sanitized in make check), for
+# tests/test_cachesim.c.
+$(O)/guest/plugin/cachemodel.host.o: guest/plugin/cachemodel.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tests/test_cachesim: $(O)/guest/plugin/cachemodel.host.o

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The cache-model plugin in the QEMU that runs the boots (TAP): one icount
+# boot of the toggles kernel with nsb-cachesim.so loaded and one without
+# it, same image and seed (in parallel), each running an open row and an
+# exec row (the userns walk at depth 8) in the interleaved A/B; then:
+#   - the plugin loads and says its model; its records name every state
+#     of every run the results name (the markers counted per state);
+#   - two counters agree: the plugin's instructions per op and state
+#     equal the icount clock's (nsb_on, nsb_off1, nsb_off2) within 0.1;
+#   - the plugin changes nothing it measures: every clock counter is the
+#     same, bit for bit, with it loaded as without it;
+#   - cold misses are at least the warm ones, on every state;
+#   - a plugin built for another API version stops the boot with one
+#     line saying so; bad plugin arguments are refused before a boot.
+# About a minute.  NSB_SKIP_KERNEL=1 skips it.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+
+# Parsed whole before it runs: editing this file cannot break a run.
+{
+
+need_guest
+need jq jq
+tap_plan 11
+
+build=${NSB_BUILD:-$top/build}
+plugin=$build/guest/plugin/nsb-cachesim.so
+[ -f "$plugin" ]
+ok $? "the plugin is built ($plugin)"
+
+cfg=$top/kernel-patches/configs
+kdir=$("$top/scripts/kernel/build.sh" --series userns-checks-toggles \
+	--config "$cfg/base.config" --config "$cfg/lsm.config" 2>"$tmp/build.err")
+ok $? "toggles kernel built or cached"
+
+cat >"$tmp/plan" <<'PLAN'
+COST_ARGS=--benchmark_min_time=0.005
+cost nodev open-dev '^sys/open/dev/init/depth:0/'
+cost mnt_may_suid exec '^sys/exec/vfork/bin/init/depth:8/'
+PLAN
+# The guest runs an unsanitized nsbench-bench (make check's is ASan).
+bench=${NSB_GUEST_BENCH:-$top/build/bench/nsbench-bench}
+"$top/guest/mkinitramfs.sh" --plan "$tmp/plan" --bench "$bench" \
+	--out "$tmp/initrd" >"$tmp/mkinit.log" 2>&1 ||
+	{ diag <"$tmp/mkinit.log"; echo "Bail out! no guest image"; exit 1; }
+
+boot() {
+	"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
+		--mode icount --round 3 --seed 123456789 --timeout 600 "$@"
+}
+boot --out "$tmp/with" --cachesim "$plugin" >"$tmp/with.log" 2>&1 &
+boot --out "$tmp/without" >"$tmp/without.log" 2>&1 &
+wait
+
+tsv=$tmp/with/cachesim.tsv
+head -n 1 "$tsv" 2>/dev/null | grep -q '^# nsb-cachesim api 1 model skylake-i7-6700 '
+ok $? "the plugin loaded in $(qemu-system-x86_64 --version | sed -n 1p) and wrote its model"
+diag <"$tmp/with.log"
+
+# Every interleaved entry of both results files, with its counters.
+entries() {
+	jq -c '.benchmarks[] | select(.nsb_run_id != null)' "$1"/*.json
+}
+entries "$tmp/with" >"$tmp/with.entries"
+entries "$tmp/without" >"$tmp/without.entries"
+[ "$(wc -l <"$tmp/with.entries")" = 2 ]
+ok $? "both rows ran interleaved with the plugin loaded"
+
+# per_state: every entry's run has a record of each state with chunks
+# and operations, no more chunks than the run timed.
+missing=$(jq -r '[.nsb_run_id, .nsb_chunks] | @tsv' "$tmp/with.entries" |
+	while read -r id chunks; do
+		for st in on off1 off2; do
+			awk -F'\t' -v id="$id" -v st="$st" -v max="$chunks" '
+				$1 == id && $2 == st && $3 > 0 && $4 >= $3 &&
+				$3 <= max { found = 1 }
+				END { exit !found }' "$tsv" || echo "$id/$st"
+		done
+	done)
+is "$missing" "" "the markers counted: every run has its on, off1 and off2 chunks"
+
+# agree: |clock - plugin| per op and state, in instructions (x1000: us)
+worst=$(jq -r '[.nsb_on - .nsb_on_cs_insn, .nsb_off1 - .nsb_off1_cs_insn,
+	.nsb_off2 - .nsb_off2_cs_insn] | map(. * 1000 | fabs) | max' \
+	"$tmp/with.entries" | sort -g | tail -n 1)
+awk -v w="${worst:-nan}" 'BEGIN { exit !(w + 0 == w && w < 0.1) }'
+ok $? "the plugin's instructions per op equal the icount clock's within 0.1 (worst $worst)"
+
+# The clock's counters, per entry, with and without the plugin.
+clock() {
+	jq -c '[.name, .nsb_on, .nsb_off1, .nsb_off2, .nsb_chunks,
+		.nsb_ticked_chunks]' "$1"
+}
+[ -s "$tmp/without.entries" ] &&
+	cmp -s <(clock "$tmp/with.entries") <(clock "$tmp/without.entries")
+ok $? "every clock counter is the same with the plugin loaded as without it"
+diff <(clock "$tmp/with.entries") <(clock "$tmp/without.entries") | diag
+
+bad=$(jq -r '. as $e | ["on", "off1", "off2"][] as $s |
+	["d1", "ll", "i1"][] as $m |
+	select($e["nsb_\($s)_cs_\($m)_miss_cold"] < $e["nsb_\($s)_cs_\($m)_miss"]) |
+	"\($e.name) \($s) \($m)"' "$tmp/with.entries")
+is "$bad" "" "cold misses are at least the warm ones, every state and cache"
+
+jq -e '.context.nsbench_cachesim_complete == "yes"' "$tmp"/with/*.json >/dev/null
+ok $? "the results say the model covered every run"
+
+NSB_CACHESIM_ARGS=api=99 boot --out "$tmp/api" --cachesim "$plugin" \
+	>"$tmp/api.log" 2>&1
+st=$?
+line=$(grep -c '^nsb-cachesim: built for QEMU plugin API 99, this QEMU offers [0-9]*\.\.[0-9]*' "$tmp/api.log")
+[ "$st" != 0 ] && [ "$line" -ge 1 ] &&
+	grep 'error:' "$tmp/api.log" | grep -q 'nsb-cachesim: built for QEMU plugin API 99'
+ok $? "a plugin of another API version stops the boot, saying so in one line"
+diag <"$tmp/api.log"
+
+NSB_CACHESIM_ARGS='out=/etc/x;rm' boot --out "$tmp/bad" --cachesim "$plugin" \
+	>"$tmp/bad.log" 2>&1
+[ $? != 0 ] && grep -q 'NSB_CACHESIM_ARGS: key=value' "$tmp/bad.log" &&
+	[ ! -e "$tmp/bad/console.log" ]
+ok $? "plugin arguments other than key=value words are refused before a boot"
+
+tap_done
+}
