@@ -173,22 +173,23 @@ static int64_t tick_ns(void)
 /*
  * One timed chunk of k operations; the operation's result.  *clean is
  * false when a timer tick (and the softirq work behind it) landed in it.
- * start: the marker of the chunk's state for the cache-model plugin, or
- * 0 (an untimed first operation): the plugin's chunk runs from the clock
- * read after it to the one after NSB_MARK_END, as the timing does.
+ * state: the chunk's, marked for the cache-model plugin, or -1 (an
+ * untimed first operation): the plugin's chunk runs from the clock read
+ * after the start marker to the one after NSB_MARK_END, as the timing
+ * does.
  */
 static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
-		 enum nsb_mark_event start, double *ns, bool *clean)
+		 int state, double *ns, bool *clean)
 {
 	int64_t tick = tick_ns();
 	double t0;
 	int r;
 
-	if (start)
-		nsb_mark(start);
+	if (state >= 0)
+		nsb_mark_start(state);
 	t0 = now_ns();
 	r = nsb_worker_call(w, op, arg, k);
-	if (start)
+	if (state >= 0)
 		NSB_MARK(NSB_MARK_END);
 	*ns = now_ns() - t0;
 	*clean = tick_ns() == tick;
@@ -279,7 +280,7 @@ static int first_op(struct nsb_ilv_run *run, const struct nsb_ilv_states *st,
 			 strerror(errno));
 		return -1;
 	}
-	run->wants[on] = chunk(run->w, run->op, run->args[on], 1, 0, ns,
+	run->wants[on] = chunk(run->w, run->op, run->args[on], 1, -1, ns,
 			       &clean);
 	if (!run->per_state || !st->expect)
 		return 0;
@@ -370,7 +371,7 @@ static int next_chunk(struct nsb_ilv_run *run, int64_t m, double *ns)
 		return -1;
 	}
 	r = chunk(run->w, run->op, run->args[state == NSB_ILV_ON], m,
-		  NSB_MARK_START_ON + state, ns, &clean);
+		  state, ns, &clean);
 	if (r != want) {
 		gb_error(s, "operation gave %d during the run, not %d", r,
 			 want);

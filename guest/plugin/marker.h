@@ -58,23 +58,18 @@ enum nsb_mark_event {
 #define NSB_MARK(ev) do { } while (0)
 #endif
 
-/* A marker chosen at run time: one site per event, no computed opcode. */
-static inline void nsb_mark(enum nsb_mark_event ev)
+/*
+ * The chunk start of state 0 (on), 1 (off1) or 2 (off2): a marker is an
+ * immediate, so each state has its own site.
+ */
+static inline void nsb_mark_start(int state)
 {
-	switch (ev) {
-	case NSB_MARK_RUN_BEGIN: NSB_MARK(NSB_MARK_RUN_BEGIN); break;
-	case NSB_MARK_ID_BIT0: NSB_MARK(NSB_MARK_ID_BIT0); break;
-	case NSB_MARK_ID_BIT1: NSB_MARK(NSB_MARK_ID_BIT1); break;
-	case NSB_MARK_START_ON: NSB_MARK(NSB_MARK_START_ON); break;
-	case NSB_MARK_START_OFF1: NSB_MARK(NSB_MARK_START_OFF1); break;
-	case NSB_MARK_START_OFF2: NSB_MARK(NSB_MARK_START_OFF2); break;
-	case NSB_MARK_END: NSB_MARK(NSB_MARK_END); break;
-	case NSB_MARK_OP: NSB_MARK(NSB_MARK_OP); break;
-	case NSB_MARK_KEEP: NSB_MARK(NSB_MARK_KEEP); break;
-	case NSB_MARK_DROP: NSB_MARK(NSB_MARK_DROP); break;
-	case NSB_MARK_RUN_END: NSB_MARK(NSB_MARK_RUN_END); break;
-	case NSB_MARK_RUN_ABORT: NSB_MARK(NSB_MARK_RUN_ABORT); break;
-	}
+	if (state == 0)
+		NSB_MARK(NSB_MARK_START_ON);
+	else if (state == 1)
+		NSB_MARK(NSB_MARK_START_OFF1);
+	else
+		NSB_MARK(NSB_MARK_START_OFF2);
 }
 
 /* The run's id as 32 markers, most significant bit first. */
@@ -82,8 +77,12 @@ static inline void nsb_mark_id(unsigned int id)
 {
 	int i;
 
-	for (i = 31; i >= 0; i--)
-		nsb_mark(id >> i & 1 ? NSB_MARK_ID_BIT1 : NSB_MARK_ID_BIT0);
+	for (i = 31; i >= 0; i--) {
+		if (id >> i & 1)
+			NSB_MARK(NSB_MARK_ID_BIT1);
+		else
+			NSB_MARK(NSB_MARK_ID_BIT0);
+	}
 }
 
 #endif /* NSB_GUEST_PLUGIN_MARKER_H */
