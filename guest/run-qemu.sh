@@ -170,7 +170,11 @@ if [ -n "$cachesim" ]; then
 	case "${NSB_CACHESIM_ARGS:-}" in *[!a-z0-9=,:]*)
 		die "NSB_CACHESIM_ARGS: key=value pairs of a-z, 0-9 and : only, comma-separated" ;;
 	esac
-	plugin_args=(-plugin "$cachesim,out=$out/cachesim.tsv${NSB_CACHESIM_ARGS:+,$NSB_CACHESIM_ARGS}")
+	# the kernel's System.map beside bzImage: per-function attribution
+	symbols=$(dirname "$kernel")/System.map
+	case "$symbols" in *,*) symbols= ;; esac
+	[ -r "$symbols" ] || symbols=
+	plugin_args=(-plugin "$cachesim,out=$out/cachesim.tsv${symbols:+,symbols=$symbols}${NSB_CACHESIM_ARGS:+,$NSB_CACHESIM_ARGS}")
 fi
 [ -n "$replay" ] || command -v "$qemu" >/dev/null ||
 	die "$qemu not found (apt-get install qemu-system-x86)"

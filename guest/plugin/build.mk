@@ -17,7 +17,8 @@ $(PLUGIN_DIR)/%.pic.o: guest/plugin/%.c | $(PLUGIN_API_H)
 	$(call msg,CC,$@)$(CC) $(PLUGIN_CFLAGS) -c -o $@ $<
 
 $(PLUGIN_DIR)/nsb-cachesim.so: $(PLUGIN_DIR)/nsb-cachesim.pic.o \
-			       $(PLUGIN_DIR)/cachemodel.pic.o
+			       $(PLUGIN_DIR)/cachemodel.pic.o \
+			       $(PLUGIN_DIR)/funcs.pic.o
 	$(call msg,LD,$@)$(CC) -shared -Wl,--build-id=none -o $@ $^
 
 PROGS += $(PLUGIN_DIR)/nsb-cachesim.so

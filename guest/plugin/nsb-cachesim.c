@@ -40,6 +40,7 @@
 #include <qemu-plugin.h>
 
 #include "guest/plugin/cachemodel.h"
+#include "guest/plugin/funcs.h"
 #include "guest/plugin/marker.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -63,6 +64,14 @@ struct chunk {
 	uint64_t d[C_COUNT];	/* counts within the chunk */
 };
 
+/*
+ * Per kernel function (symbols=System.map) and state, over every chunk
+ * of the run: the attribution of what moves between the states.
+ */
+struct fn_count {
+	uint64_t insn, loads, d1, d1_cold;
+};
+
 /* A rdtsc the plugin waits for: none, the one opening or closing a chunk. */
 enum arm { ARM_NONE, ARM_OPEN, ARM_CLOSE };
 
@@ -83,6 +92,11 @@ static struct {
 	struct chunk *c;
 	size_t n, cap, replayed;
 	uint64_t runs, runs_dropped;
+	/* attribution, with symbols= only */
+	struct nsb_funcs fs;
+	struct fn_count *fc[3];
+	uint64_t state_ops[3];
+	int state;		/* of the chunk open now */
 } p;
 
 static void counts_now(uint64_t v[C_COUNT])
@@ -116,6 +130,7 @@ static void chunk_open(void)
 		p.cap = cap;
 	}
 	p.c[p.n] = (struct chunk){ .state = p.next_state, .keep = -1 };
+	p.state = p.next_state;
 }
 
 static void chunk_close(void)
@@ -127,16 +142,64 @@ static void chunk_close(void)
 	counts_now(now);
 	for (i = 0; i < C_COUNT; i++)
 		c->d[i] = now[i] - p.at_open[i];
+	p.state_ops[c->state] += c->ops;
 	p.in_chunk = false;
 }
 
 static void run_reset(void)
 {
+	int st;
+
+	for (st = 0; st < 3 && p.fs.n; st++)
+		memset(p.fc[st], 0, (p.fs.n + 1) * sizeof(*p.fc[st]));
+	memset(p.state_ops, 0, sizeof(p.state_ops));
 	p.in_run = p.in_chunk = false;
 	p.arm = ARM_NONE;
 	p.n = p.replayed = 0;
 	p.id = 0;
 	p.id_bits = 0;
+}
+
+static double per_op(uint64_t v, uint64_t ops)
+{
+	return ops ? (double)v / (double)ops : 0;
+}
+
+/*
+ * "#fn" lines: per kernel function whose instructions, loads or D1
+ * misses (warm or cold) per op differ by half a unit or more between on
+ * and off (both off states pooled), over every chunk of the run.
+ */
+static void run_write_funcs(void)
+{
+	uint64_t off_ops = p.state_ops[1] + p.state_ops[2];
+	size_t i;
+
+	for (i = 0; i <= p.fs.n; i++) {
+		const struct fn_count *on = &p.fc[0][i], *o1 = &p.fc[1][i],
+				      *o2 = &p.fc[2][i];
+		double v[8] = {
+			per_op(on->insn, p.state_ops[0]),
+			per_op(o1->insn + o2->insn, off_ops),
+			per_op(on->loads, p.state_ops[0]),
+			per_op(o1->loads + o2->loads, off_ops),
+			per_op(on->d1, p.state_ops[0]),
+			per_op(o1->d1 + o2->d1, off_ops),
+			per_op(on->d1_cold, p.state_ops[0]),
+			per_op(o1->d1_cold + o2->d1_cold, off_ops),
+		};
+		int k, moved = 0;
+
+		for (k = 0; k < 8; k += 2)
+			moved |= v[k] - v[k + 1] >= 0.5 || v[k + 1] - v[k] >= 0.5;
+		if (!moved)
+			continue;
+		fprintf(p.out, "#fn\t%" PRIu32 "\t%s", p.id,
+			i ? p.fs.f[i - 1].name : "[user]");
+		for (k = 0; k < 8; k++)
+			fprintf(p.out, "\t%.3f", v[k]);
+		fputc('\n', p.out);
+	}
 }
 
 /* Per state, the mean over the kept chunks of each count per op. */
@@ -174,6 +237,8 @@ static void run_write(void)
 			fprintf(p.out, "\t%.6f", sum[i] / (double)k);
 		fputc('\n', p.out);
 	}
+	if (p.fs.n)
+		run_write_funcs();
 	p.runs++;
 	fflush(p.out);
 }
@@ -243,12 +308,15 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw;
+	struct fn_count *fc = NULL;
 	unsigned int size;
-	uint64_t pa;
+	uint64_t pa, d1 = p.warm.d1_miss, d1_cold = p.cold.d1_miss;
 
 	/* outside a run nothing is counted: the set-up, the boot */
 	if (!p.in_run)
 		return;
+	if (p.fs.n && p.in_chunk)
+		fc = &p.fc[p.state][(uintptr_t)udata];
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	size = 1u << qemu_plugin_mem_size_shift(info);
 	if (qemu_plugin_mem_is_store(info))
@@ -262,6 +330,20 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	nsb_hier_data(&p.warm, pa, size);
 	if (p.in_chunk)
 		nsb_hier_data(&p.cold, pa, size);
+	if (fc) {
+		fc->loads += !qemu_plugin_mem_is_store(info);
+		fc->d1 += p.warm.d1_miss - d1;
+		fc->d1_cold += p.cold.d1_miss - d1_cold;
+	}
+}
+
+/* udata: the block's function (1 + index) << 16 | its instructions. */
+static void vcpu_tb_exec(unsigned int vcpu, void *udata)
+{
+	uintptr_t v = (uintptr_t)udata;
+
+	if (p.in_chunk)
+		p.fc[p.state][v >> 16].insn += v & 0xffff;
 }
 
 /*
@@ -301,7 +383,8 @@ static bool is_rdtsc(const uint8_t *b, size_t len)
 	       (len == 3 && b[0] == 0x0f && b[1] == 0x01 && b[2] == 0xf9);
 }
 
-static void instrument_insn(struct qemu_plugin_insn *insn, uint64_t *line)
+static void instrument_insn(struct qemu_plugin_insn *insn, uint64_t *line,
+			    size_t func)
 {
 	const uint8_t *b = qemu_plugin_insn_data(insn);
 	size_t len = qemu_plugin_insn_size(insn);
@@ -323,7 +406,7 @@ static void instrument_insn(struct qemu_plugin_insn *insn, uint64_t *line)
 	*line = last;
 	qemu_plugin_register_vcpu_mem_cb(insn, vcpu_mem,
 					 QEMU_PLUGIN_CB_NO_REGS,
-					 QEMU_PLUGIN_MEM_RW, NULL);
+					 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)func);
 	ev = marker_event(b, len);
 	if (!ev && is_rdtsc(b, len))
 		ev = EV_TSC;
@@ -332,17 +415,36 @@ static void instrument_insn(struct qemu_plugin_insn *insn, uint64_t *line)
 			QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)ev);
 }
 
+/*
+ * A block's instructions count to the function of its first (a block
+ * ends at a call or return; one that QEMU leaves early is counted
+ * whole: the attribution is a guide, the records are exact).
+ */
 static void vcpu_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	size_t i, n = qemu_plugin_tb_n_insns(tb), func = 0;
 	uint64_t line = UINT64_MAX;
 
-	for (i = 0; i < n; i++)
-		instrument_insn(qemu_plugin_tb_get_insn(tb, i), &line);
+	if (p.fs.n) {
+		func = nsb_funcs_find(&p.fs, qemu_plugin_tb_vaddr(tb));
+		if (n < 0x10000)
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, vcpu_tb_exec,
+				QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)(func << 16 | n));
+	}
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		instrument_insn(insn, &line, p.fs.n ?
+				nsb_funcs_find(&p.fs,
+					       qemu_plugin_insn_vaddr(insn)) : 0);
+	}
 }
 
 static void plugin_exit(qemu_plugin_id_t id, void *udata)
 {
+	int st;
+
 	fprintf(p.out, "# end: %" PRIu64 " instructions (%" PRIu64
 		" kernel), %" PRIu64 " loads, %" PRIu64 " stores, warm misses "
 		"i1 %" PRIu64 " d1 %" PRIu64 " ll %" PRIu64 "; %" PRIu64
@@ -353,6 +455,9 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
 	fclose(p.out);
 	nsb_hier_free(&p.warm);
 	nsb_hier_free(&p.cold);
+	for (st = 0; st < 3; st++)
+		free(p.fc[st]);
+	nsb_funcs_free(&p.fs);
 	free(p.c);
 }
 
@@ -371,6 +476,7 @@ static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 
 struct args {
 	const char *out;
+	const char *symbols;	/* System.map: attribute per function */
 	struct nsb_cache_geom g[3];	/* i1, d1, ll */
 	int api;
 };
@@ -386,6 +492,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		if (!strncmp(s, "out=", 4) && s[4]) {
 			a->out = s + 4;
+			continue;
+		}
+		if (!strncmp(s, "symbols=", 8) && s[8]) {
+			a->symbols = s + 8;
 			continue;
 		}
 		if (!strncmp(s, "api=", 4)) {
@@ -436,6 +546,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (nsb_hier_init(&p.warm, &a.g[0], &a.g[1], &a.g[2], &why) ||
 	    nsb_hier_init(&p.cold, &a.g[0], &a.g[1], &a.g[2], &why))
 		return fail("cache geometry: %s", why);
+	if (a.symbols) {
+		if (nsb_funcs_load(&p.fs, a.symbols, &why))
+			return fail("%s: %s", a.symbols, why);
+		for (i = 0; i < 3; i++) {
+			p.fc[i] = calloc(p.fs.n + 1, sizeof(*p.fc[i]));
+			if (!p.fc[i])
+				return fail("out of memory");
+		}
+	}
 	p.out = fopen(a.out, "w");
 	if (!p.out)
 		return fail("cannot write %s: %m", a.out);

@@ -129,6 +129,15 @@ static int cmp_record(const void *a, const void *b)
 	return x->state - y->state;
 }
 
+static int cmp_func(const void *a, const void *b)
+{
+	const struct nsb_cs_func *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static int add_record(struct nsb_cachesim *cs, size_t *cap,
 		      const struct nsb_cs_record *r)
 {
@@ -145,8 +154,48 @@ static int add_record(struct nsb_cachesim *cs, size_t *cap,
 	return 0;
 }
 
-static int parse_line(struct nsb_cachesim *cs, const char *path, size_t ln,
+/* "#fn RUN NAME v0..v7": a function's counts per op, on and off. */
+static int parse_func(struct nsb_cachesim *cs, const char *path, size_t ln,
 		      char *line, size_t *cap)
+{
+	char *f[3 + NSB_CS_FN_NVAL], *save = NULL, *tok;
+	struct nsb_cs_func fn = { 0 };
+	size_t n = 0;
+	int i;
+
+	for (tok = strtok_r(line, "\t", &save); tok && n < NSB_ARRAY_SIZE(f);
+	     tok = strtok_r(NULL, "\t", &save))
+		f[n++] = tok;
+	if (n != NSB_ARRAY_SIZE(f) || tok)
+		return nsb_bad_at(path, ln, "#fn: want %zu fields",
+				  NSB_ARRAY_SIZE(f));
+	if (parse_u32(f[1], &fn.run))
+		return nsb_bad_at(path, ln, "#fn: run id: not a 32-bit number");
+	if (strlen(f[2]) > 128 || strspn(f[2], "abcdefghijklmnopqrstuvwxyz"
+					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+					 "_.$[]") != strlen(f[2]))
+		return nsb_bad_at(path, ln, "#fn: not a symbol name");
+	for (i = 0; i < NSB_CS_FN_NVAL; i++)
+		if (parse_count(f[3 + i], &fn.v[i]))
+			return nsb_bad_at(path, ln, "#fn: not a count >= 0");
+	if (cs->nfn == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct nsb_cs_func *p = realloc(cs->fn, c * sizeof(*p));
+
+		if (!p)
+			return nsb_bad_at(path, ln, "out of memory");
+		cs->fn = p;
+		*cap = c;
+	}
+	fn.name = strdup(f[2]);
+	if (!fn.name)
+		return nsb_bad_at(path, ln, "out of memory");
+	cs->fn[cs->nfn++] = fn;
+	return 0;
+}
+
+static int parse_line(struct nsb_cachesim *cs, const char *path, size_t ln,
+		      char *line, size_t *cap, size_t *fcap)
 {
 	struct nsb_cs_record r;
 
@@ -159,6 +208,8 @@ static int parse_line(struct nsb_cachesim *cs, const char *path, size_t ln,
 	}
 	if (ln == 2)
 		return check_header(path, ln, line);
+	if (!strncmp(line, "#fn\t", 4))
+		return parse_func(cs, path, ln, line, fcap);
 	if (line[0] == '#')
 		return 0;	/* the plugin's remarks: runs dropped, totals */
 	if (parse_record(path, ln, line, &r))
@@ -170,7 +221,7 @@ static int parse_line(struct nsb_cachesim *cs, const char *path, size_t ln,
 
 int nsb_cachesim_load(struct nsb_cachesim *cs, const char *path)
 {
-	size_t len, ln = 0, cap = 0;
+	size_t len, ln = 0, cap = 0, fcap = 0;
 	char *text = nsb_read_input(path, CS_FILE_MAX, &len), *p, *nl;
 
 	memset(cs, 0, sizeof(*cs));
@@ -188,7 +239,7 @@ int nsb_cachesim_load(struct nsb_cachesim *cs, const char *path)
 					  "(the plugin did not finish it)");
 		}
 		*nl = 0;
-		if (parse_line(cs, path, ++ln, p, &cap)) {
+		if (parse_line(cs, path, ++ln, p, &cap, &fcap)) {
 			free(text);
 			nsb_cachesim_free(cs);
 			return -1;
@@ -202,11 +253,18 @@ int nsb_cachesim_load(struct nsb_cachesim *cs, const char *path)
 	/* n log n: a file of any size is matched in time */
 	if (cs->n)
 		qsort(cs->r, cs->n, sizeof(*cs->r), cmp_record);
+	if (cs->nfn)
+		qsort(cs->fn, cs->nfn, sizeof(*cs->fn), cmp_func);
 	return 0;
 }
 
 void nsb_cachesim_free(struct nsb_cachesim *cs)
 {
+	size_t i;
+
+	for (i = 0; i < cs->nfn; i++)
+		free(cs->fn[i].name);
+	free(cs->fn);
 	free(cs->model);
 	free(cs->r);
 	memset(cs, 0, sizeof(*cs));
@@ -231,6 +289,34 @@ static const struct nsb_cs_record *find(const struct nsb_cachesim *cs,
 		       NULL;
 }
 
+/* The run's "#fn" lines (sorted by run) as { function: [8] }, or NULL. */
+static json_t *funcs_of(const struct nsb_cachesim *cs, uint32_t run)
+{
+	size_t lo = 0, hi = cs->nfn, i;
+	json_t *o = NULL;
+	int k;
+
+	while (lo < hi) {	/* the first line of run */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->fn[mid].run < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < cs->nfn && cs->fn[i].run == run; i++) {
+		json_t *v;
+
+		if (!o)
+			o = json_object();
+		v = json_array();
+		for (k = 0; k < NSB_CS_FN_NVAL; k++)
+			json_array_append_new(v, json_real(cs->fn[i].v[k]));
+		json_object_set_new(o, cs->fn[i].name, v);
+	}
+	return o;
+}
+
 /* One entry's counters; 1 if it is interleaved and lacks a state. */
 static int apply_entry(const struct nsb_cachesim *cs, json_t *b)
 {
@@ -238,6 +324,7 @@ static int apply_entry(const struct nsb_cachesim *cs, json_t *b)
 	const char *unit = nsb_json_str(b, "time_unit");
 	double f = unit ? nsb_unit_to_ns(unit) : 0;
 	const struct nsb_cs_record *r[3];
+	json_t *funcs;
 	int st, i;
 
 	if (!json_is_number(id) || json_is_true(json_object_get(b,
@@ -257,6 +344,9 @@ static int apply_entry(const struct nsb_cachesim *cs, json_t *b)
 		set_counter(b, state_names[st], NSB_CS_CYCLES_COLD,
 			    nsb_cs_cycles(r[st]->v, 1), f);
 	}
+	funcs = funcs_of(cs, (uint32_t)json_number_value(id));
+	if (funcs)
+		json_object_set_new(b, "nsb_cs_funcs", funcs);
 	return 0;
 }
 

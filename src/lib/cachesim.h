@@ -9,7 +9,10 @@
  * nsbench_cachesim (the model, its geometry and formula) and
  * nsbench_cachesim_complete: "yes" when every interleaved entry got
  * every count, else why not, so that a reader never pools a row of
- * which some rounds lack the model.
+ * which some rounds lack the model.  Where the plugin attributed per
+ * kernel function, each entry also gets nsb_cs_funcs: { function:
+ * [insn on, insn off, loads on, off, L1d misses on, off, cold on, cold
+ * off] } per op, plain counts (not in the time unit).
  */
 #ifndef NSB_CACHESIM_H
 #define NSB_CACHESIM_H
@@ -39,10 +42,24 @@ struct nsb_cs_record {
 	double v[NSB_CS_NCOUNT];	/* per operation */
 };
 
+/*
+ * A "#fn" line: per op, on and off (both off states pooled, every chunk
+ * of the run), a kernel function's instructions, loads, D1 misses warm
+ * and cold, where one of them moves by half a unit or more.
+ */
+#define NSB_CS_FN_NVAL	8
+struct nsb_cs_func {
+	uint32_t run;
+	char *name;
+	double v[NSB_CS_FN_NVAL];	/* insn on, off, loads on, off, ... */
+};
+
 struct nsb_cachesim {
 	char *model;		/* the file's "# nsb-cachesim ..." line */
 	struct nsb_cs_record *r;
 	size_t n;
+	struct nsb_cs_func *fn;	/* by run, in the file's order */
+	size_t nfn;
 };
 
 /* Reads a plugin file; on bad input prints "file:line: why", -1. */

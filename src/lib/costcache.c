@@ -48,6 +48,7 @@ void nsb_costs_cs_init(struct nsb_cost_family *f)
 		nsb_side_init(&f->cs_off[m], "off (cache model)");
 		f->cs_on[m].zero_ok = f->cs_off[m].zero_ok = true;
 	}
+	f->cs_funcs = NULL;
 }
 
 void nsb_costs_cs_free(struct nsb_cost_family *f)
@@ -58,11 +59,67 @@ void nsb_costs_cs_free(struct nsb_cost_family *f)
 		nsb_side_free(&f->cs_on[m]);
 		nsb_side_free(&f->cs_off[m]);
 	}
+	json_decref(f->cs_funcs);
+	f->cs_funcs = NULL;
+}
+
+/* The four deltas (on - off) of a "#fn" entry's eight counts. */
+static json_t *func_deltas(json_t *v)
+{
+	json_t *d = json_array();
+	int k;
+
+	for (k = 0; k < 8; k += 2)
+		json_array_append_new(d, json_real(
+			json_number_value(json_array_get(v, k)) -
+			json_number_value(json_array_get(v, k + 1))));
+	return d;
+}
+
+/*
+ * Each entry's nsb_cs_funcs into f->cs_funcs: row name -> { "rounds":
+ * [the files' count], function -> [[4 deltas] per file that named it] }.
+ */
+static void add_funcs(struct nsb_cost_family *f, json_t *root)
+{
+	json_t *b, *funcs, *row, *v;
+	const char *name, *fn;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+		name = nsb_json_str(b, "name");
+		funcs = json_object_get(b, "nsb_cs_funcs");
+		if (!name || !json_is_object(funcs))
+			continue;
+		if (!f->cs_funcs)
+			f->cs_funcs = json_object();
+		row = json_object_get(f->cs_funcs, name);
+		if (!row) {
+			row = json_pack("{s:i}", "rounds", 0);
+			json_object_set_new(f->cs_funcs, name, row);
+		}
+		json_object_set_new(row, "rounds", json_integer(
+			json_integer_value(json_object_get(row, "rounds")) + 1));
+		json_object_foreach(funcs, fn, v) {
+			json_t *list;
+
+			if (!strcmp(fn, "rounds") || !json_is_array(v) ||
+			    json_array_size(v) != 8)
+				continue;
+			list = json_object_get(row, fn);
+			if (!list) {
+				list = json_array();
+				json_object_set_new(row, fn, list);
+			}
+			json_array_append_new(list, func_deltas(v));
+		}
+	}
 }
 
 int nsb_costs_cs_load(struct nsb_costs *c, struct nsb_cost_family *f,
-		      json_t *ctx, const char *path)
+		      json_t *root, const char *path)
 {
+	json_t *ctx = json_object_get(root, "context");
 	const char *model = nsb_json_str(ctx, "nsbench_cachesim");
 	const char *complete = nsb_json_str(ctx, "nsbench_cachesim_complete");
 	int m;
@@ -93,8 +150,76 @@ int nsb_costs_cs_load(struct nsb_costs *c, struct nsb_cost_family *f,
 		if (nsb_side_load(&f->cs_off[m], path))
 			return -1;
 	}
+	add_funcs(f, root);
 	c->cs_files++;
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median over rounds of delta k of a function: a round whose file
+ * did not name it moved it by less than half a unit, counted as 0.
+ */
+static double func_median(json_t *list, size_t rounds, int k)
+{
+	double v[64] = { 0 };
+	size_t i, n = rounds < 64 ? rounds : 64;
+	json_t *d;
+
+	json_array_foreach(list, i, d)
+		if (i < n)
+			v[i] = json_number_value(json_array_get(d, k));
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define TOP_FUNCS 4
+
+/* The functions that move most (|d insn| + |d loads|), medians. */
+static json_t *top_funcs(const struct nsb_cost_family *f, const char *name)
+{
+	static const char *const keys[4] = {
+		"insn", "loads", "l1d_miss", "l1d_miss_cold",
+	};
+	json_t *row = json_object_get(f->cs_funcs, name), *list, *out, *v;
+	struct { const char *fn; double d[4], w; } top[TOP_FUNCS] = { 0 };
+	size_t rounds, i;
+	const char *fn;
+	int k;
+
+	rounds = (size_t)json_integer_value(json_object_get(row, "rounds"));
+	if (!row || !rounds)
+		return NULL;
+	json_object_foreach(row, fn, list) {
+		double d[4], w;
+
+		if (!json_is_array(list))
+			continue;
+		for (k = 0; k < 4; k++)
+			d[k] = func_median(list, rounds, k);
+		w = fabs(d[0]) + fabs(d[1]) + fabs(d[3]);
+		if (w < 0.5 || w <= top[TOP_FUNCS - 1].w)
+			continue;
+		for (i = TOP_FUNCS - 1; i > 0 && top[i - 1].w < w; i--)
+			top[i] = top[i - 1];
+		top[i].fn = fn;
+		top[i].w = w;
+		memcpy(top[i].d, d, sizeof(d));
+	}
+	out = json_object();
+	for (i = 0; i < TOP_FUNCS && top[i].fn; i++) {
+		v = json_object();
+		for (k = 0; k < 4; k++)
+			json_object_set_new(v, keys[k], json_real(top[i].d[k]));
+		json_object_set_new(out, top[i].fn, v);
+	}
+	return out;
 }
 
 int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
@@ -103,6 +228,7 @@ int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	int m;
 
 	r->has_cs = false;
+	r->cs_funcs = NULL;
 	if (r->cost.verdict >= NSB_SKIP)
 		return 0;
 	for (m = 0; m < NSB_COST_NCS; m++) {
@@ -119,6 +245,7 @@ int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
 			return 0;
 	}
 	r->has_cs = true;
+	r->cs_funcs = top_funcs(f, on->name);
 	return 0;
 }
 
@@ -138,6 +265,8 @@ json_t *nsb_costs_cs_json(const struct nsb_cost_row *r)
 				    json_string(nsb_cost_cs[m].unit));
 		json_object_set_new(o, nsb_cost_cs[m].key, v);
 	}
+	if (r->cs_funcs)
+		json_object_set(o, "functions", r->cs_funcs);
 	return o;
 }
 
@@ -252,6 +381,30 @@ static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 	fputc('\n', f);
 }
 
+/* "where: in_userns +206 insn +134 loads +0.0 L1d cold; ..." */
+static void print_funcs(FILE *f, const struct nsb_cost_row *r)
+{
+	char line[1024] = "where:";
+	size_t used = strlen(line);
+	const char *fn;
+	json_t *v;
+
+	if (!r->cs_funcs || !json_object_size(r->cs_funcs))
+		return;
+	json_object_foreach(r->cs_funcs, fn, v) {
+		used += (size_t)snprintf(line + used, sizeof(line) - used,
+			"%s %.60s %+.0f insn %+.0f loads %+.1f L1d %+.1f cold",
+			used > 6 ? ";" : "", fn,
+			json_number_value(json_object_get(v, "insn")),
+			json_number_value(json_object_get(v, "loads")),
+			json_number_value(json_object_get(v, "l1d_miss")),
+			json_number_value(json_object_get(v, "l1d_miss_cold")));
+		if (used >= sizeof(line))
+			break;
+	}
+	nsb_wrap_hang(f, "    ", "      ", line);
+}
+
 void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 {
 	struct nsb_table t = { cs_cols, NSB_ARRAY_SIZE(cs_cols), c, "  " };
@@ -281,9 +434,13 @@ void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 				" | | | | | | |");
 		else
 			nsb_wrap_hang(f, "", "    ", head);
-		for (j = 0; j < fam->n; j++)
-			if (fam->rows[j].has_cs)
-				nsb_table_row(f, &t, &fam->rows[j], fmt);
+		for (j = 0; j < fam->n; j++) {
+			if (!fam->rows[j].has_cs)
+				continue;
+			nsb_table_row(f, &t, &fam->rows[j], fmt);
+			if (!markdown)
+				print_funcs(f, &fam->rows[j]);
+		}
 	}
 	if (markdown)
 		fputc('\n', f);

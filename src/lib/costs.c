@@ -293,7 +293,7 @@ int nsb_costs_load(struct nsb_costs *c, const char *path)
 	      load_into(c, &f->off2, path) || load_into(c, &f->off, path);
 	f->off.metric = "nsb_off2";
 	ret = ret || load_into(c, &f->off, path) ||
-	      nsb_costs_cs_load(c, f, ctx, path);
+	      nsb_costs_cs_load(c, f, root, path);
 out:
 	json_decref(root);
 	return ret ? -1 : 0;
@@ -442,7 +442,7 @@ int nsb_costs_compute(struct nsb_costs *c)
 
 void nsb_costs_free(struct nsb_costs *c)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; c->fam && i < c->nfam; i++) {
 		struct nsb_cost_family *f = &c->fam[i];
@@ -453,6 +453,8 @@ void nsb_costs_free(struct nsb_costs *c)
 		nsb_side_free(&f->off2);
 		nsb_side_free(&f->stock);
 		nsb_costs_cs_free(f);
+		for (j = 0; j < f->n; j++)
+			json_decref(f->rows[j].cs_funcs);
 		free(f->rows);
 		json_decref(f->decides);
 		json_decref(f->states);

@@ -87,6 +87,8 @@ struct nsb_cost_row {
 	/* the cache model's shifts, where every round of the row had it */
 	bool has_cs;
 	struct nsb_effect cs[NSB_COST_NCS];
+	/* the functions that move most, medians over rounds, or NULL */
+	json_t *cs_funcs;
 };
 
 /* The LSMs a boot can have active (context nsbench_lsm). */
@@ -99,6 +101,8 @@ struct nsb_cost_family {
 	const char *lsm;	/* "none", "selinux", "smack" */
 	struct nsb_side on, off, off1, off2, stock;
 	struct nsb_side cs_on[NSB_COST_NCS], cs_off[NSB_COST_NCS];
+	/* per row, function, round: [d insn, d loads, d L1d, d L1d cold] */
+	json_t *cs_funcs;
 	struct nsb_cost_row *rows;
 	size_t n;
 	double aa_max;		/* largest |A/A residual| of its rows */
@@ -155,8 +159,11 @@ void nsb_costs_cs_init(struct nsb_cost_family *f);
 void nsb_costs_cs_free(struct nsb_cost_family *f);
 /* A toggles file's cache-model counters, if it has them all; -1: bad. */
 int nsb_costs_cs_load(struct nsb_costs *c, struct nsb_cost_family *f,
-		      json_t *ctx, const char *path);
-/* The row's cache-model shifts (r->has_cs); -1 out of memory. */
+		      json_t *root, const char *path);
+/*
+ * The row's cache-model shifts (r->has_cs) and the functions that move
+ * (r->cs_funcs, freed by nsb_costs_free); -1 out of memory.
+ */
 int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
 		     const struct nsb_series *on, struct nsb_cost_row *r);
 /* The cache-model table, text or Markdown; nothing without the model. */
