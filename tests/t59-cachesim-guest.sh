@@ -12,6 +12,8 @@
 #   - the plugin changes nothing it measures: every clock counter is the
 #     same, bit for bit, with it loaded as without it;
 #   - cold misses are at least the warm ones, on every state;
+#   - the per-function attribution (System.map) names in_userns as what
+#     the switch adds to exec at depth 8: two more walks of 8 levels;
 #   - a plugin built for another API version stops the boot with one
 #     line saying so; bad plugin arguments are refused before a boot.
 # About a minute.  NSB_SKIP_KERNEL=1 skips it.
@@ -25,7 +27,7 @@ set -u
 
 need_guest
 need jq jq
-tap_plan 11
+tap_plan 12
 
 build=${NSB_BUILD:-$top/build}
 plugin=$build/guest/plugin/nsb-cachesim.so
@@ -105,6 +107,11 @@ bad=$(jq -r '. as $e | ["on", "off1", "off2"][] as $s |
 	select($e["nsb_\($s)_cs_\($m)_miss_cold"] < $e["nsb_\($s)_cs_\($m)_miss"]) |
 	"\($e.name) \($s) \($m)"' "$tmp/with.entries")
 is "$bad" "" "cold misses are at least the warm ones, every state and cache"
+
+d=$(jq -r 'select(.name | test("exec")) | .nsb_cs_funcs.in_userns |
+	if . then .[0] - .[1] else "none" end' "$tmp/with.entries")
+awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d >= 48) }'
+ok $? "the attribution: in_userns moves by $d insn per exec (>= 2 walks x 8 levels x 3)"
 
 jq -e '.context.nsbench_cachesim_complete == "yes"' "$tmp"/with/*.json >/dev/null
 ok $? "the results say the model covered every run"
