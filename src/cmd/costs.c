@@ -29,10 +29,13 @@ static const struct nsb_usage costs_usage = {
 	.about = "The in-boot check A/B of the toggles kernel (results whose "
 		 "context\nnames nsbench_check; a DIR gives its *.json).  Opens "
 		 "with what each\ncheck costs, then the 2015 forms, the A/A "
-		 "residuals, the toggles' own\ncost (from stock files of the "
-		 "same plan, if given) and the provenance.\nRuns of several "
-		 "kernel releases: each release's tables, then the\nchange of "
-		 "each later one against the first.\n",
+		 "residuals, the cache model's\ntable (results of boots with "
+		 "the cache-model plugin: loads, L1d and\nLL misses warm and "
+		 "cold, estimated cycles, the functions that move),\nthe "
+		 "toggles' own cost (from stock files of the same plan, if "
+		 "given)\nand the provenance.  Runs of several kernel releases: "
+		 "each release's\ntables, then the change of each later one "
+		 "against the first.\n",
 	.epilog = "Exit: 0, or 2 on bad input.  (Two kernels: "
 		  "nsbench report BASE... -- PATCHED...)\n",
 };
