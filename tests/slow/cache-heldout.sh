@@ -10,12 +10,12 @@
 # rows and an exec row, run with the cache model on that kernel and on
 # the toggles kernel with the same seeds, must differ by exactly that:
 #   open of a device node on a mount without MNT_NODEV: +262 insn, +66
-#     loads, +64 L1d and +64 LL misses cold, L1d and LL warm unmoved;
+#     loads, +64 L1d and +64 LL misses cold (+7302 estimated cycles
+#     cold), L1d warm +0 to +5 % of 64, LL warm unmoved;
 #   the same on a nodev mount (not taken) and exec (no device): every
-#     column unmoved;
-# each within 1 % of its prediction, an unmoved column within 1 of 0,
-# and every row's off state unmoved in loads and cold misses (the
-# construction runs nothing with the switch off).
+#     quantity unmoved;
+# each within 1 % of its prediction, an unmoved quantity within 1 of 0.
+# OUT holding both runs already compares them again.
 #
 # Environment: ROUNDS (default 6), OUT (default a temporary directory).
 
@@ -36,6 +36,10 @@ cost mnt_may_suid exec '^sys/exec/vfork/bin/init/depth:8/'
 PLAN
 
 ab() {
+	# a run already in OUT (its costs.json) is compared again, not redone
+	if [ -n "${OUT:-}" ] && [ -s "$out/$1/costs.json" ]; then
+		return 0
+	fi
 	"$top/scripts/ab.sh" --checks --mode icount --rounds "$rounds" \
 		--jobs "$(nproc)" --plan "$out/plan" --cachesim "$plugin" \
 		--out "$out/$1" --series "$2" >"$out/$1.log" 2>&1
@@ -45,54 +49,70 @@ ok $? "the toggles kernel: $rounds rounds with the cache model"
 ab heldout calibration/cache
 ok $? "the calibration kernel (calibration/cache): the same rounds and seeds"
 
-# "label metric est lo hi off" per row and metric (insn: the headline's)
+# "label|quantity est off" per row and quantity (insn: the headline's)
 cols() {
 	jq -r '.rows[] | select(.shift != null and .cache != null) |
-		. as $r | ("insn \(.shift.est) \(.shift.lo) \(.shift.hi) \(.off)",
-		(.cache | to_entries[] | select(.key != "insn") |
-		 "\(.key) \(.value.est) \(.value.lo) \(.value.hi) \(.value.off)")) |
-		"\($r.label)|\(.)"' "$1/costs.json" | sed 's/ /|/' | sort
+		. as $r | ("insn \(.shift.est) \(.off)",
+		(.cache | to_entries[] |
+		 select(.key != "insn" and .key != "functions") |
+		 "\(.key) \(.value.est) \(.value.off)")) |
+		"\($r.label)|\(.)"' "$1/costs.json" | sort
 }
 cols "$out/toggles" >"$out/t.txt"
 cols "$out/heldout" >"$out/h.txt"
 join -j1 "$out/t.txt" "$out/h.txt" >"$out/pairs.txt"
 
-# predict LABEL|METRIC: the held-out kernel's extra shift
-predict() {
+# expect LABEL QUANTITY: "prediction low high" of the held-out kernel's
+# extra shift, or "-" for a quantity not checked there.  Taken (a device
+# node on a mount without MNT_NODEV): 4 x 64 + 6 instructions; 64 lines
+# and 2 pops loaded; cold, 64 more L1d and LL misses (and cycles 262 +
+# 10 x 64 + 100 x 64); warm, the 64 lines stay cached but take a way of
+# every D1 set from the loop's own lines: from 0 to 5 % of 64 more
+# misses.  Each within 1 %.  Not taken: every quantity within 1 of 0;
+# cycles (10 and 100 per miss) are checked only where predicted.
+expect() {
 	case "$1" in
-	open/dev/init/d0\|*|open/dev/self/d0\|*)
-		case "${1#*|}" in
-		insn) echo 262 ;;
-		loads) echo 66 ;;
-		l1d_miss_cold|ll_miss_cold) echo 64 ;;
-		*) echo 0 ;;
+	open/dev/init/d0|open/dev/self/d0)
+		case "$2" in
+		insn) echo "262 259.38 264.62" ;;
+		loads) echo "66 65.34 66.66" ;;
+		l1d_miss_cold|ll_miss_cold) echo "64 63.36 64.64" ;;
+		cycles_cold) echo "7302 7228.98 7375.02" ;;
+		l1d_miss) echo "0 0 3.2" ;;
+		cycles) echo - ;;
+		*) echo "0 -1 1" ;;
 		esac ;;
-	*) echo 0 ;;
+	*)
+		case "$2" in
+		cycles|cycles_cold) echo - ;;
+		*) echo "0 -1 1" ;;
+		esac ;;
 	esac
 }
 
-# Every pair: the difference of the shifts within 1 % of the prediction
-# (1 where it is 0); the off state's loads and cold misses unmoved.
+# Every pair: the difference of the shifts within its bounds.  The off
+# states themselves are not compared across the two kernels: another
+# build lays the kernel out anew, and that alone moved an open's off
+# state by +15 insn and +8 loads (and exec's warm L1d misses by -3)
+# while may_open_dev() is the same code but for the touch and one more
+# jump label (objdump); the shift, on - off in one boot, cancels it.
 bad=0 rows=0 taken=0
-while read -r key t _ _ toff h _ _ hoff; do
-	p=$(predict "$key")
-	v=$(awk -v t="$t" -v h="$h" -v p="$p" -v to="$toff" -v ho="$hoff" \
-		-v m="${key#*|}" 'BEGIN {
-		tol = p ? 0.01 * p : 1; d = h - t
-		good = d - p <= tol && p - d <= tol
-		if (m == "loads" || m ~ /_cold$/)
-			good = good && ho - to <= 1 && to - ho <= 1
-		printf "%.3f %d\n", d, good }')
-	set -- $v
-	echo "# $key: toggles $t (off $toff), held-out $h (off $hoff): difference $1, predicted $p"
-	[ "$2" = 1 ] || { bad=$((bad + 1)); echo "# ^ does not match"; }
-	[ "$p" != 0 ] && taken=$((taken + 1))
+while read -r key t toff h hoff; do
+	label=${key%|*} q=${key#*|}
+	set -- $(expect "$label" "$q")
+	[ "$1" = - ] && continue
+	good=$(awk -v t="$t" -v h="$h" -v lo="$2" -v hi="$3" 'BEGIN {
+		d = h - t; printf "%.3f %d\n", d, (d >= lo && d <= hi) }')
+	echo "# $key: toggles $t (off $toff), held-out $h (off $hoff):" \
+		"difference ${good% *}, predicted $1 [$2, $3]"
+	[ "${good#* }" = 1 ] || { bad=$((bad + 1)); echo "# ^ does not match"; }
+	[ "$1" != 0 ] && taken=$((taken + 1))
 	rows=$((rows + 1))
 done <"$out/pairs.txt"
 [ "$rows" -ge 40 ]
-ok $? "columns compared: $rows (5 rows x 9 quantities)"
-[ "$taken" = 8 ]
-ok $? "predicted moves (insn, loads, L1d and LL cold on two rows): $taken of 8"
+ok $? "quantities compared: $rows over 5 rows"
+[ "$taken" = 10 ]
+ok $? "predicted moves (insn, loads, L1d and LL cold, cycles cold; two rows): $taken of 10"
 [ "$bad" = 0 ]
-ok $? "every column's difference matches its prediction ($bad do not)"
+ok $? "every quantity's difference matches its prediction ($bad do not)"
 tap_done
