@@ -9,7 +9,6 @@
 
 #include "guest/plugin/funcs.h"
 
-#define KERNEL_BASE	0xffff800000000000ull
 #define MAX_SYMBOLS	(1u << 20)
 
 static int cmp_func(const void *a, const void *b)
@@ -90,7 +89,7 @@ size_t nsb_funcs_find(const struct nsb_funcs *fs, uint64_t vaddr)
 {
 	size_t lo = 0, hi = fs->n;
 
-	if (vaddr < KERNEL_BASE || !fs->n || vaddr < fs->f[0].addr)
+	if (vaddr < NSB_KERNEL_BASE || !fs->n || vaddr < fs->f[0].addr)
 		return 0;
 	/* the last symbol at or below vaddr */
 	while (hi - lo > 1) {

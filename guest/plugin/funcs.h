@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* x86-64: the kernel's half of the address space */
+#define NSB_KERNEL_BASE	0xffff800000000000ull
+
 struct nsb_func {
 	uint64_t addr;
 	char *name;

@@ -76,7 +76,6 @@ struct fn_count {
 enum arm { ARM_NONE, ARM_OPEN, ARM_CLOSE };
 
 #define EV_TSC	0x100		/* an exec callback's event: rdtsc(p) */
-#define KERNEL_BASE 0xffff800000000000ull
 
 static struct {
 	FILE *out;
@@ -397,7 +396,7 @@ static void instrument_insn(struct qemu_plugin_insn *insn, uint64_t *line,
 
 	qemu_plugin_register_vcpu_insn_exec_inline(insn,
 		QEMU_PLUGIN_INLINE_ADD_U64,
-		va >= KERNEL_BASE ? &p.kinsn : &p.uinsn, 1);
+		va >= NSB_KERNEL_BASE ? &p.kinsn : &p.uinsn, 1);
 	if (first != *line || last != first)
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, vcpu_fetch,
 			QEMU_PLUGIN_CB_NO_REGS,
