@@ -19,6 +19,7 @@
 #include "src/lib/ticks.h"
 
 #define PAGE_PX		800.0	/* panels of one page: ~930 px with title */
+#define PANEL_ROWS	32	/* rows of one panel: 764 px, inside a page */
 #define LABEL_MAX	100	/* bytes of a row label; make run's are < 50 */
 #define FONT_PX		11.0	/* common.gp: svg Sans 11, png Sans 10 */
 #define PLOT_PX		560.0	/* the x axis of every panel */
@@ -89,7 +90,7 @@ static bool visible(const struct nsb_cp_point *p, double lo, double hi)
 
 /*
  * idx: points by size, largest first.  How many of them share the first
- * one's axis with every one readable (at most a page of rows), and that
+ * one's axis with every one readable (at most PANEL_ROWS), and that
  * axis.  The first alone decides whether 0 is on it: a narrow CI far
  * from zero (-30,440..-30,430) is drawn zoomed or not at all.
  */
@@ -103,7 +104,7 @@ static size_t band(const struct nsb_cp *cp, const size_t *idx, size_t n,
 	pn->zoomed = !visible(&cp->pt[idx[0]], pn->lo, pn->hi);
 	if (pn->zoomed)
 		range_of(cp, idx, 1, false, &pn->lo, &pn->hi);
-	for (m = 1; m < n && (m + 1) * ROW_PX <= PAGE_PX - 80; m++) {
+	for (m = 1; m < n && m < PANEL_ROWS; m++) {
 		range_of(cp, idx, m + 1, !pn->zoomed, &lo, &hi);
 		for (i = 0; i <= m && visible(&cp->pt[idx[i]], lo, hi); i++)
 			;
