@@ -1,40 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * costplot.c — `nsbench plot --costs=FILE`: the headline figure of the
- * check costs from `nsbench report --json` (plots/costs.gp).  Labels go
- * to gnuplot in the data file, cleaned to a plain alphabet, and every
- * path as a quoted string value: nothing from a results file becomes
- * gnuplot code.
+ * check costs from `nsbench costs --json` (plots/costs.gp).  Rows are
+ * grouped by family (a check under one LSM) into panels, each with its
+ * own x range (costpanel.c), so a +3 row and a -30,435 row both show
+ * their CI.  Labels and titles go to gnuplot as cleaned, quoted fields
+ * of the data file, every path as a quoted string value: nothing from a
+ * results file becomes gnuplot code.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/costs.h"
+#include "src/lib/costplot.h"
 #include "src/lib/gnuplot.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/rowplot.h"
 
 #define WHO "nsbench plot"
-#define COST_ROWS 32	/* rows of one chart: ~900 px high */
-
-/* A label for the data file: letters, digits and / : . _ + - only. */
-static void clean_label(char *buf, size_t len, const char *seed,
-			const char *label, const char *lsm)
-{
-	size_t i;
-
-	/* the LSM the boot had active, where there was one */
-	if (lsm && strcmp(lsm, "none"))
-		snprintf(buf, len, "%s %s %s", seed, lsm, label);
-	else
-		snprintf(buf, len, "%s %s", seed, label);
-	for (i = 0; buf[i]; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789/:._+- ", buf[i]))
-			buf[i] = '_';
-}
 
 static double num(json_t *o, const char *key)
 {
@@ -83,57 +67,81 @@ static int check_rows(const char *json, json_t *rows)
 	return 0;
 }
 
-/*
- * Rows from..to of those with a shift as the template's data (f may be
- * NULL to count); returns how many rows have a shift in all.
- */
-static int write_data(FILE *f, json_t *rows, int from, int to)
+/* The table's verdict word ("same*": same, its residual beyond). */
+static int verdict_of(const char *v)
 {
-	json_t *r;
-	size_t i;
-	int n = 0;
+	static const char *const words[] = {
+		[NSB_CP_SAME] = "same", [NSB_CP_FASTER] = "faster",
+		[NSB_CP_SLOWER] = "slower", [NSB_CP_NOISY] = "noisy",
+		[NSB_CP_DECIDES] = "decides",
+	};
+	size_t i, n = strcspn(v, "*");
 
-	json_array_foreach(rows, i, r) {
-		json_t *sh = json_object_get(r, "shift");
-		char label[160];
-
-		if (!json_is_object(sh))
-			continue;	/* skipped or failed row */
-		/* a refused op is behaviour: its -800 would flatten the axis */
-		if (json_is_true(json_object_get(r, "decides")))
-			continue;
-		if (!f || n < from || n >= to) {
-			n++;
-			continue;
-		}
-		clean_label(label, sizeof(label),
-			    nsb_json_str(r, "seed") ?: "?",
-			    nsb_json_str(r, "label") ?: "?",
-			    nsb_json_str(r, "lsm"));
-		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n",
-			++n - from, num(sh, "est"), num(sh, "lo"),
-			num(sh, "hi"), num(r, "pct"), num(r, "pct_lo"),
-			num(r, "pct_hi"), label,
-			!json_is_true(json_object_get(r, "unreliable")));
-	}
-	return n;
+	for (i = 0; i < NSB_ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == n && !strncmp(v, words[i], n))
+			return (int)i;
+	return NSB_CP_NOISY;	/* neither a cost nor its absence shown */
 }
 
-struct costs_plot {
-	json_t *rows;
-	const char *unit;
-	int n, per, np;		/* rows to draw, per chart, charts */
-};
+static const char *str_or(json_t *r, const char *key, const char *dflt)
+{
+	return nsb_json_str(r, key) ?: dflt;
+}
 
-/* Chart k of np: rows k * per.. */
+/* The family of row r: its check under its LSM, added if new. */
+static size_t family_of(struct nsb_cp *cp, json_t *r)
+{
+	struct nsb_cp_family f = {
+		.seed = str_or(r, "seed", "?"), .sw = str_or(r, "switch", ""),
+		.check = str_or(r, "check", ""), .lsm = str_or(r, "lsm", ""),
+	};
+	size_t i;
+
+	for (i = 0; i < cp->nfam; i++)
+		if (!strcmp(cp->fam[i].seed, f.seed) &&
+		    !strcmp(cp->fam[i].sw, f.sw) &&
+		    !strcmp(cp->fam[i].lsm, f.lsm))
+			return i;
+	cp->fam[cp->nfam] = f;
+	return cp->nfam++;
+}
+
+/* The rows with a shift as points, each in its family. */
+static int read_points(struct nsb_cp *cp, json_t *rows)
+{
+	size_t n = json_array_size(rows), i;
+	json_t *r, *sh;
+
+	cp->pt = calloc(n + 1, sizeof(*cp->pt));
+	cp->fam = calloc(n + 1, sizeof(*cp->fam));
+	if (!cp->pt || !cp->fam)
+		return -1;
+	json_array_foreach(rows, i, r) {
+		struct nsb_cp_point *p = &cp->pt[cp->npt];
+
+		sh = json_object_get(r, "shift");
+		if (!json_is_object(sh))
+			continue;	/* skipped or failed row */
+		p->est = num(sh, "est");
+		p->lo = fmin(num(sh, "lo"), p->est);
+		p->hi = fmax(num(sh, "hi"), p->est);
+		p->pct = num(r, "pct");
+		p->word = str_or(r, "verdict", "?");
+		p->verdict = json_is_true(json_object_get(r, "decides")) ?
+			     NSB_CP_DECIDES : verdict_of(p->word);
+		p->unreliable = json_is_true(json_object_get(r, "unreliable"));
+		p->label = str_or(r, "label", "?");
+		p->fam = family_of(cp, r);
+		cp->npt++;
+	}
+	return 0;
+}
+
+/* Chart k: page k of the panels. */
 static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 {
-	const struct costs_plot *cp = arg;
-	int rows = cp->n - k * cp->per;
+	const struct nsb_cp *cp = arg;
 
-	if (rows > cp->per)
-		rows = cp->per;
-	write_data(f, cp->rows, k * cp->per, k * cp->per + rows);
 	ch->unit = cp->unit;
 	snprintf(ch->title, sizeof(ch->title), "What each userns mount check "
 		 "costs (on - off, same boot)");
@@ -142,51 +150,73 @@ static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 		snprintf(ch->title + strlen(ch->title), sizeof(ch->title) -
 			 strlen(ch->title), " (%d of %d)", k + 1, cp->np);
 	}
-	return rows;
+	return nsb_cp_page(cp, k, f, ch);
+}
+
+static void cp_free(struct nsb_cp *cp)
+{
+	size_t i;
+
+	for (i = 0; i < cp->npan; i++)
+		free(cp->pan[i].rows);
+	free(cp->pan);
+	free(cp->page);
+	free(cp->pt);
+	free(cp->fam);
+}
+
+/* Pages beyond NSB_GP_MAX_CHARTS left out, and said so. */
+static void cap_pages(struct nsb_cp *cp, const char *json)
+{
+	size_t drawn = 0, i;
+
+	if (cp->np <= NSB_GP_MAX_CHARTS)
+		return;
+	cp->np = NSB_GP_MAX_CHARTS;
+	for (i = 0; i < cp->page[cp->np]; i++)
+		drawn += cp->pan[i].n;
+	fprintf(stderr, WHO ": %s: %zu rows; the first %zu in %d charts, "
+		"%zu rows left out\n", json, cp->npt, drawn, cp->np,
+		cp->npt - drawn);
 }
 
 int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		   const char *templates)
 {
-	json_t *root = nsb_json_load(json);
-	struct costs_plot cp = { 0 };
+	json_t *root = nsb_json_load(json), *rows;
+	struct nsb_cp cp = { 0 };
 	struct nsb_rowplot p = {
-		.who = WHO, .kind = "costs", .tmp = "costplot", .top = 120,
+		.who = WHO, .kind = "costs", .tmp = "costplot",
 		.chart = costs_chart, .arg = &cp,
 	};
 	int ret = 2;
 
 	if (!root)
 		return 2;
-	cp.rows = json_object_get(root, "rows");
+	rows = json_object_get(root, "rows");
 	cp.unit = json_is_true(json_object_get(root, "icount")) ?
 		  "instructions" : "ns";
-	if (!json_is_array(cp.rows)) {
+	if (!json_is_array(rows)) {
 		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
 			"of nsbench report --json)\n", json);
 		goto out;
 	}
-	if (check_rows(json, cp.rows))
+	if (check_rows(json, rows))
 		goto out;
-	cp.n = write_data(NULL, cp.rows, 0, 0);
-	if (!cp.n) {
+	if (read_points(&cp, rows) || nsb_cp_panels(&cp))
+		goto oom;
+	if (!cp.npt) {
 		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
 		goto out;
 	}
-	/* as few charts as COST_ROWS allows, their rows shared out evenly */
-	cp.np = (cp.n + COST_ROWS - 1) / COST_ROWS;
-	if (cp.np > NSB_GP_MAX_CHARTS) {
-		fprintf(stderr, WHO ": %s: %d rows; the first %d in %d charts, "
-			"%d rows left out\n", json, cp.n,
-			NSB_GP_MAX_CHARTS * COST_ROWS, NSB_GP_MAX_CHARTS,
-			cp.n - NSB_GP_MAX_CHARTS * COST_ROWS);
-		cp.np = NSB_GP_MAX_CHARTS;
-		cp.n = NSB_GP_MAX_CHARTS * COST_ROWS;
-	}
-	cp.per = (cp.n + cp.np - 1) / cp.np;
+	cap_pages(&cp, json);
 	p.n = cp.np;
 	ret = nsb_rowplot(&p, out_dir, stem, templates);
+	goto out;
+oom:
+	fprintf(stderr, WHO ": %s: out of memory\n", json);
 out:
+	cp_free(&cp);
 	json_decref(root);
 	return ret;
 }

@@ -31,7 +31,7 @@ const struct nsb_check nsb_checks[] = {
 const char *const nsb_cost_lsms[NSB_COST_NLSM] = { "none", "selinux",
 						   "smack" };
 
-static const char *lsm_title(const char *lsm)
+const char *nsb_cost_lsm_title(const char *lsm)
 {
 	return !strcmp(lsm, "selinux") ? "SELinux" :
 	       !strcmp(lsm, "smack") ? "Smack" : "no LSM";
@@ -521,7 +521,7 @@ static void lsm_cell(char *buf, size_t len, const void *row,
 		     const void *ctx, enum nsb_tfmt fmt)
 {
 	(void)ctx, (void)fmt;
-	snprintf(buf, len, "%s", lsm_title(ROW(row)->fam->lsm));
+	snprintf(buf, len, "%s", nsb_cost_lsm_title(ROW(row)->fam->lsm));
 }
 
 static void label_cell(char *buf, size_t len, const void *row,
@@ -805,7 +805,7 @@ void nsb_cost_family_title(char *buf, size_t len,
 {
 	snprintf(buf, len, "%s %s (%s)%s%s", fam->chk->seed, fam->chk->what,
 		 fam->chk->path, strcmp(fam->lsm, "none") ? ", under " : "",
-		 strcmp(fam->lsm, "none") ? lsm_title(fam->lsm) : "");
+		 strcmp(fam->lsm, "none") ? nsb_cost_lsm_title(fam->lsm) : "");
 }
 
 static void text_family(FILE *f, const struct nsb_costs *c,

@@ -94,6 +94,8 @@ struct nsb_cost_row {
 /* The LSMs a boot can have active (context nsbench_lsm). */
 extern const char *const nsb_cost_lsms[];
 #define NSB_COST_NLSM 3
+/* An LSM's name as the tables and plots print it: "SELinux", "Smack". */
+const char *nsb_cost_lsm_title(const char *lsm);
 
 /* One check under one LSM: its rows pool over the boots of that LSM. */
 struct nsb_cost_family {

@@ -512,7 +512,7 @@ out:
 
 static int plot_rows_as(const char *dir, const char *templates,
 			struct nsb_gp_args *a, const char *out_base,
-			const char *fmt, int height, int nrows, const char *who)
+			const char *fmt, const char *nums, const char *who)
 {
 	char *vars = NULL, *out = NULL, name[32];
 	int ret = -1;
@@ -524,8 +524,7 @@ static int plot_rows_as(const char *dir, const char *templates,
 	f = nsb_gp_create(dir, name, &vars);
 	if (!f)
 		goto out;
-	fprintf(f, "fmt = \"%s\"\nwidth = 1000\nheight = %d\nnrows = %d\n",
-		fmt, height, nrows);
+	fprintf(f, "fmt = \"%s\"\n%s\n", fmt, nums);
 	if (!fclose(f)) {
 		a->vars = vars;
 		a->outfile = out;
@@ -541,14 +540,14 @@ out:
 }
 
 int nsb_gp_plot_rows(const char *dir, const char *templates,
-		     struct nsb_gp_args *a, const char *out_base, int height,
-		     int nrows, const char *who)
+		     struct nsb_gp_args *a, const char *out_base,
+		     const char *nums, const char *who)
 {
 	static const char *const fmts[] = { "svg", "png" };
 
 	for (size_t i = 0; i < NSB_ARRAY_SIZE(fmts); i++)
-		if (plot_rows_as(dir, templates, a, out_base, fmts[i], height,
-				 nrows, who))
+		if (plot_rows_as(dir, templates, a, out_base, fmts[i], nums,
+				 who))
 			return -1;
 	return 0;
 }

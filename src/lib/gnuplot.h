@@ -83,13 +83,13 @@ bool nsb_gp_has_templates(const char *dir);
 int nsb_gp_run(const char *templates, const struct nsb_gp_args *a,
 	       const char *who, FILE *log);
 /*
- * A row chart (one row per line of a->datafile) as out_base.svg and
- * out_base.png, each path printed on stdout once written: per format the
- * variables fmt, width 1000, height and nrows go to dir/vars-FMT.gp, then
- * nsb_gp_run().  a->outfile and a->vars are set here.
+ * A row chart as out_base.svg and out_base.png, each path printed on
+ * stdout once written: per format the variable fmt and the assignments
+ * nums (numbers only: width, height, nrows, ...) go to dir/vars-FMT.gp,
+ * then nsb_gp_run().  a->outfile and a->vars are set here.
  */
 int nsb_gp_plot_rows(const char *dir, const char *templates,
-		     struct nsb_gp_args *a, const char *out_base, int height,
-		     int nrows, const char *who);
+		     struct nsb_gp_args *a, const char *out_base,
+		     const char *nums, const char *who);
 
 #endif /* NSB_GNUPLOT_H */

@@ -16,7 +16,7 @@ static int one(const struct nsb_rowplot *p, const char *tmp, int k,
 {
 	struct nsb_rowchart ch = { .unit = "" };
 	struct nsb_gp_args a = { .kind = p->kind, .title = ch.title };
-	char *data = NULL, *base = NULL, name[48];
+	char *data = NULL, *base = NULL, *nums = NULL, name[48];
 	int rows, ret = -1;
 	FILE *f;
 
@@ -28,14 +28,22 @@ static int one(const struct nsb_rowplot *p, const char *tmp, int k,
 	if (fclose(f) || rows < 0)
 		goto out;
 	if (asprintf(&base, "%s/%s-%s%s", out_dir, stem, p->kind,
-		     ch.part) < 0)
+		     ch.part) < 0) {
+		base = NULL;
 		goto out;
+	}
+	if (asprintf(&nums, "width = %d\nheight = %d\nnrows = %d\n%s",
+		     ch.width ?: 1000, ch.height ?: p->top + 24 * rows, rows,
+		     ch.nums) < 0) {
+		nums = NULL;
+		goto out;
+	}
 	a.unit = ch.unit;
 	a.datafile = data;
-	ret = nsb_gp_plot_rows(tmp, templates, &a, base, p->top + 24 * rows,
-			       rows, p->who);
-	free(base);
+	ret = nsb_gp_plot_rows(tmp, templates, &a, base, nums, p->who);
 out:
+	free(base);
+	free(nums);
 	free(data);
 	return ret;
 }

@@ -17,6 +17,8 @@ struct nsb_rowchart {
 	char title[300];
 	char part[160];		/* after STEM-KIND in the file names */
 	const char *unit;	/* of the axis */
+	int width, height;	/* pixels; 0: 1000 by top + 24 a row */
+	char nums[8192];	/* more gnuplot assignments, of numbers only */
 };
 
 struct nsb_rowplot {

@@ -14,24 +14,29 @@
 #include "src/lib/compare.h"
 #include "src/lib/html.h"
 #include "src/lib/svgtrend.h"
+#include "src/lib/ticks.h"
 
 #define W	960.0
 #define H	400.0
-#define ML	90.0	/* room for the y labels */
+#define ML	90.0	/* room for the y labels, at least */
 #define MR	20.0
+#define FONT_PX	11.0	/* pubpages.c's svg.trend font-size */
 #define MT	20.0
 #define MB	80.0	/* room for the slanted run labels */
 
 struct frame {
 	size_t n;
 	double lo, hi;	/* y range */
+	double ml;	/* the left margin: the widest y label's */
+	bool icount;
 };
 
 static double fx(const struct frame *fr, double i)
 {
-	double w = W - ML - MR;
+	double w = W - fr->ml - MR;
 
-	return fr->n > 1 ? ML + i * w / (double)(fr->n - 1) : ML + w / 2;
+	return fr->n > 1 ? fr->ml + i * w / (double)(fr->n - 1) :
+	       fr->ml + w / 2;
 }
 
 static double fy(const struct frame *fr, double v)
@@ -68,25 +73,37 @@ static double tick_step(double range)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-static void y_axis(FILE *f, const struct frame *fr, bool icount)
+/*
+ * The y labels, or (f NULL) the margin they need: "1234567 insn" is
+ * wider than a fixed margin and was cut at the canvas's edge.
+ */
+static double y_axis(FILE *f, const struct frame *fr)
 {
 	double step = tick_step(fr->hi - fr->lo), k0 = ceil(fr->lo / step), v;
+	double wide = 0;
 	char buf[32];
 	int k;
 
-	fprintf(f, "<g class=\"axis\">\n");
+	if (f)
+		fprintf(f, "<g class=\"axis\">\n");
 	/* counted, not summed: a step under v's precision cannot stall it */
 	for (k = 0; k < 12 && (v = (k0 + k) * step) <= fr->hi; k++) {
-		nsb_fmt_value(buf, sizeof(buf), v, icount);
+		nsb_fmt_value(buf, sizeof(buf), v, fr->icount);
+		wide = fmax(wide, nsb_text_px(buf, FONT_PX));
+		if (!f)
+			continue;
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 			"y2=\"%.1f\" class=\"grid\"/><text x=\"%.1f\" "
-			"y=\"%.1f\" text-anchor=\"end\">", ML, W - MR,
-			fy(fr, v), fy(fr, v), ML - 6, fy(fr, v) + 4);
+			"y=\"%.1f\" text-anchor=\"end\">", fr->ml, W - MR,
+			fy(fr, v), fy(fr, v), fr->ml - 6, fy(fr, v) + 4);
 		nsb_html_put(f, buf);
 		fputs("</text>\n", f);
 	}
-	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-		"class=\"frame\"/></g>\n", ML, W - MR, H - MB, H - MB);
+	if (f)
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+			"y2=\"%.1f\" class=\"frame\"/></g>\n", fr->ml,
+			W - MR, H - MB, H - MB);
+	return fmax(ML, wide + 12);
 }
 
 /* The label of a run: its kernel commit, else its date. */
@@ -107,10 +124,15 @@ static void x_labels(FILE *f, const struct frame *fr,
 	char label[32];
 
 	fputs("<g class=\"axis\">\n", f);
+	/*
+	 * Ending at their run, slanting down-left: the last run's label
+	 * stays on the canvas, the first one's has the y labels' margin.
+	 */
 	for (i = 0; i < fr->n; i += every) {
 		run_label(label, sizeof(label), pts[i]);
-		fprintf(f, "<text transform=\"translate(%.1f,%.1f) "
-			"rotate(30)\">", fx(fr, (double)i), H - MB + 14);
+		fprintf(f, "<text text-anchor=\"end\" transform=\"translate("
+			"%.1f,%.1f) rotate(-30)\">", fx(fr, (double)i),
+			H - MB + 14);
 		nsb_html_put(f, label);
 		fputs("</text>\n", f);
 	}
@@ -167,14 +189,20 @@ static void changes(FILE *f, const struct frame *fr, const struct nsb_cp *cps,
 
 	for (i = 0; i < ncp; i++) {
 		double x = fx(fr, (double)cps[i].index - 0.5);
+		char text[48];
+		bool left;
 
 		if (!isfinite(cps[i].pct))
 			continue;
+		snprintf(text, sizeof(text), "change %+.2f %%", cps[i].pct);
+		/* right of its line, or left where the canvas ends first */
+		left = x + 4 + nsb_text_px(text, FONT_PX) > W;
 		fprintf(f, "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\" "
 			"y1=\"%.1f\" y2=\"%.1f\"/><text class=\"cpl\" "
-			"x=\"%.1f\" y=\"%.1f\">change %+.2f %%</text>\n", x, x,
-			MT, H - MB, x + 4, MT + 12 + 14.0 * (double)(i % 3),
-			cps[i].pct);
+			"x=\"%.1f\" y=\"%.1f\"%s>%s</text>\n", x, x, MT,
+			H - MB, left ? x - 4 : x + 4,
+			MT + 12 + 14.0 * (double)(i % 3),
+			left ? " text-anchor=\"end\"" : "", text);
 	}
 	/* each segment's median, as the change-point analysis sees it */
 	for (i = 0; ncp && i <= ncp; i++) {
@@ -198,10 +226,12 @@ void nsb_svg_trend(FILE *f, const struct nsb_hrec *const *pts, size_t n,
 	if (!n)
 		return;
 	frame_of(&fr, pts, n);
+	fr.icount = icount;
+	fr.ml = y_axis(NULL, &fr);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"trend\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend: "
 		"median and CI per run, %zu change point(s)\">\n", W, H, ncp);
-	y_axis(f, &fr, icount);
+	y_axis(f, &fr);
 	band(f, &fr, pts);
 	changes(f, &fr, cps, ncp);
 	points(f, &fr, pts, icount);
