@@ -996,15 +996,17 @@ void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 /*
  * What a consumer of costs.json needs to know where the numbers come
  * from, without the results files: the kernel (release, source, series,
- * config), the mode and QEMU, the date, the nsbench that measured, and
- * the LSMs the boots had active; from the first toggles file's context.
+ * config), the mode and QEMU, the date (the host's; guest_date is the
+ * guest's fixed clock), the nsbench that measured, and the LSMs the
+ * boots had active; from the first toggles file's context.
  */
 static json_t *provenance(const struct nsb_costs *c)
 {
 	static const char *const prefixes[] = { "kernel_", "patch_", NULL };
 	static const char *const keys[] = {
 		"nsbench_mode", "nsbench_qemu", "nsbench_version", "date",
-		"nsbench_host_command", "nsbench_time_unit_meaning", NULL,
+		"guest_date", "nsbench_host_command",
+		"nsbench_time_unit_meaning", NULL,
 	};
 	json_t *p = json_object(), *lsms = json_array(), *v;
 	const char *key;
