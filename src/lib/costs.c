@@ -363,6 +363,15 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	if (r->unreliable && r->has_aa && c->icount &&
 	    r->cost.verdict < NSB_SKIP)
 		nsb_icount_verdict(&r->cost, residual(r));
+	/* where the check cannot act, a shift must clear the row's noise */
+	r->control = r->has_states && !r->states_differ;
+	if (r->control && r->cost.verdict < NSB_SKIP) {
+		enum nsb_verdict v = r->cost.verdict;
+
+		r->noise = nsb_control_verdict(&r->cost, r->has_aa ?
+					       residual(r) : 0);
+		r->within_noise = r->cost.verdict != v;
+	}
 	return 0;
 }
 
@@ -372,8 +381,7 @@ static bool control_of(const struct nsb_cost_row *r,
 {
 	const char *d = strstr(x->name, "/depth:");
 
-	return r->has_states && !r->states_differ &&
-	       r->cost.verdict < NSB_SKIP && d &&
+	return r->control && r->cost.verdict < NSB_SKIP && d &&
 	       !strncmp(r->name, x->name, (size_t)(d - x->name)) &&
 	       !strncmp(r->name + (d - x->name), "/depth:0/", 9);
 }
@@ -595,6 +603,7 @@ NSB_ROW_JSON(form_json, struct fam_row, json_boolean(r->fam->chk->form))
 NSB_ROW_JSON(name_json, struct fam_row, json_string(r->r->name))
 NSB_ROW_JSON(unreliable_json, struct fam_row, json_boolean(r->r->unreliable))
 NSB_ROW_JSON(decides_json, struct fam_row, json_boolean(r->r->decides))
+NSB_ROW_JSON(control_json, struct fam_row, json_boolean(r->r->control))
 
 /* A number of the cost (struct nsb_effect) at c->field, if measured. */
 static json_t *cost_num(const struct nsb_col *c, const void *row,
@@ -671,6 +680,7 @@ static const struct nsb_col cost_cols[] = {
 	{ .key = "states_differ", .json_at = 10, .json = states_json },
 	{ .key = "net_of_control", .json_at = 11, .json = net_json },
 	{ .key = "toggles", .json_at = 20, .json = toggles_json },
+	{ .key = "control", .json_at = 21, .json = control_json },
 };
 
 static struct nsb_table cost_table(const struct nsb_costs *c)
@@ -728,6 +738,19 @@ static void text_states(FILE *f, const struct nsb_cost_family *fam)
 					 "; alike (control): ", label);
 	}
 	nsb_wrap(f, "    ", line);
+	for (j = 0; j < fam->n; j++) {
+		const struct nsb_cost_row *r = &fam->rows[j];
+		char label[96], sh[96];
+
+		if (!r->within_noise)
+			continue;
+		nsb_cost_label(label, sizeof(label), r->name);
+		nsb_fmt_shift(sh, sizeof(sh), &r->cost.shift);
+		snprintf(line, sizeof(line), "control within its noise: %s "
+			 "%s insn, |shift| <= %.1f (band, A/A or half its "
+			 "CI): noisy, not a difference", label, sh, r->noise);
+		nsb_wrap_hang(f, "    ", "      ", line);
+	}
 	for (j = 0; j < fam->n; j++) {
 		const struct nsb_cost_row *r = &fam->rows[j];
 		char label[96], sh[96];
