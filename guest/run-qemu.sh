@@ -8,7 +8,7 @@
 #               [--side A|B[+LSM]] [--boot N] [--series NAME] [--config-hash H]
 #               [--append "ARGS"] [--timeout S] [--boot-timeout S]
 #               [--replay DIR] [--kernel-meta FILE] [--context KEY=VALUE]...
-#               [--apic-timer] [--cachesim PLUGIN.so]
+#               [--date UTC] [--apic-timer] [--cachesim PLUGIN.so]
 #   run-qemu.sh --print-cmdline [--mode M] [--round N] [--seed N]
 #               [--append "ARGS"] [--apic-timer]
 #   run-qemu.sh --print-firmware
@@ -34,6 +34,11 @@
 # kernel_source_commit, kernel_source_describe, patch_series_sha256,
 # kernel_build_key) and each --context KEY=VALUE (KEY: a-z, 0-9, _), as
 # data: neither changes what the guest runs, nor the boot cache's key.
+# The results' date is the host's (--date, the run's start as ab.sh
+# gives it; else when this script started), a boot replayed from the
+# cache included: the guest's own clock is fixed (below), so its date,
+# the same in every boot, is kept as guest_date.  No date enters the
+# command line, the image or the cache's key.
 # Exits 0 only when the guest finished its plan ("@@NSB DONE 0"); otherwise
 # 1 with the reason and the console's tail: panic, oops, no output within
 # --boot-timeout, hang past --timeout, or a guest that stopped without
@@ -62,6 +67,7 @@ top=$(cd "$here/.." && pwd)
 kernel='' initrd='' out='' mode=icount round=0 seed=0 side=A boot=0
 series=unknown cfg_hash=unknown append='' timeout=600 boot_timeout=60
 replay='' print_cmdline=0 kmeta='' extra=() apic_timer=0 cachesim=
+run_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 qemu=${QEMU:-qemu-system-x86_64}
 firmware=seabios
 if [ "${NSB_FIRMWARE:-qboot}" = qboot ] && [ -r /usr/share/qemu/qboot.rom ]; then
@@ -78,7 +84,7 @@ while [ $# -gt 0 ]; do
 	--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 	--kernel|--initrd|--out|--mode|--round|--seed|--side|--boot|\
 	--series|--config-hash|--append|--timeout|--boot-timeout|--replay|\
-	--kernel-meta|--context|--cachesim) need_value "$1" $# ;;
+	--kernel-meta|--context|--cachesim|--date) need_value "$1" $# ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	case "$1" in
@@ -99,6 +105,7 @@ while [ $# -gt 0 ]; do
 	--kernel-meta) kmeta=$2 ;;
 	--context) extra+=("$2") ;;
 	--cachesim) cachesim=$2 ;;
+	--date) run_date=$2 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 	shift 2
@@ -119,6 +126,10 @@ need_uint --boot-timeout "$boot_timeout" 1
 round=$((10#$round)) seed=$((10#$seed)) boot=$((10#$boot))
 timeout=$((10#$timeout)) boot_timeout=$((10#$boot_timeout))
 case "$append" in *[![:print:]]*) die "--append: printable characters only" ;; esac
+# checked before the boot; nsbench stamp checks it again, with the date
+d2='[0-9][0-9]'
+[[ $run_date =~ ^$d2$d2-$d2-${d2}T$d2:$d2:$d2(Z|[+-]$d2:$d2)$ ]] ||
+	die "--date: YYYY-MM-DDTHH:MM:SS and Z or +-HH:MM, not '$run_date'"
 
 # Under icount the kernel's LAPIC timer calibration busy-waits 100 ms of
 # virtual time, 1 ns an instruction: 220 M instructions, 8 of a boot's
@@ -386,7 +397,7 @@ split_results() {
 	"$nsbench" stamp --fill SIDE="$side" --fill BOOT="$boot" \
 		--fill SERIES="$series" --fill CONFIG_HASH="$cfg_hash" \
 		--default nsbench_aslr="${aslr:-unknown}" \
-		--set nsbench_guest_cmdline="$cmdline" \
+		--date "$run_date" --set nsbench_guest_cmdline="$cmdline" \
 		--set nsbench_qemu="$qemu_version $(mode_args "$mode") $(firmware_args)" \
 		"${context_args[@]}" "$@" ||
 		fail "a results file from the guest is not JSON, or could not be stamped (above)"

@@ -247,8 +247,11 @@ fi
 
 [ -n "$nsb" ] || die "$build/nsbench not found (make)"
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
 NSB_T0=$(date +%s)
+stamp=$(date -u -d "@$NSB_T0" +%Y%m%dT%H%M%SZ)
+# The run's date in every results file, a boot served from the cache
+# too (run-qemu.sh --date): the guests' clock is fixed.
+run_date=$(date -u -d "@$NSB_T0" +%Y-%m-%dT%H:%M:%SZ)
 export NSB_T0 NSB_LABEL=ab
 
 # --- merge: shards into one directory ------------------------------------
@@ -509,7 +512,7 @@ boot_one() {
 		--out "$dir" --mode "$mode" --round "$r" --seed "$s" \
 		--side "$side" --boot "$b" --series "$(name_of "$side")" \
 		--config-hash "$cfg" --kernel-meta "$k/meta.json" "${ctx[@]}" \
-		--context "nsbench_host_command=$host_cmd" \
+		--context "nsbench_host_command=$host_cmd" --date "$run_date" \
 		--timeout "$timeout" ${app:+--append "$app"} $apic \
 		${cachesim:+--cachesim "$cachesim"} \
 		"${replay[@]}" >"$dir.log" 2>&1 || { cat "$dir.log" >&2; return 1; }
@@ -733,7 +736,7 @@ if [ "$merge" = 0 ]; then
 	[ "$checks" = 1 ] && flags+=(--checks)
 	"$nsb" manifest --out="$out/manifest.json" --boots="$list" \
 		--boots-dir="$out/boots" --kernel-a="$kA" --kernel-b="$kB" \
-		--date="$stamp" --mode="$mode" --rounds="$rounds" "${flags[@]}" \
+		--date="$run_date" --mode="$mode" --rounds="$rounds" "${flags[@]}" \
 		--plan="$(basename "$plan")" --append="$append" \
 		--cmdline="$("$top/guest/run-qemu.sh" --print-cmdline --mode "$mode" --round 0 --seed 0 ${append:+--append "$append"} $apic)" \
 		--initramfs-sha256="$initrd_sha" --cache-audit="$audit_result" \

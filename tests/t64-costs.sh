@@ -15,8 +15,9 @@ nsb=${NSB_BUILD:-$top/build}/nsbench
 
 # mk DIR APPLIED SWITCH ROUNDS NAME:OFF:SHIFT:AA... — one results file per
 # round; per benchmark: off1 = OFF + r-dependent jitter, off2 = off1 + AA,
-# on = (off1 + off2) / 2 + SHIFT (all in us: instructions / 1000).  A NAME
-# ending in '!' is an op the check decides (nsb_decides).
+# on = (off1 + off2) / 2 + SHIFT (all in us: instructions / 1000); SHIFT
+# may be a comma list, round r's shift its r-th.  A NAME ending in '!' is
+# an op the check decides (nsb_decides).
 mk() {
 	python3 - "$@" <<'EOF'
 import json, os, sys
@@ -34,6 +35,7 @@ for r in range(1, rounds + 1):
         name, off, shift, aa = spec.rsplit(':', 3)
         off1 = float(off) + jitter
         off2 = off1 + float(aa)
+        shift = shift.split(",")[(r - 1) % len(shift.split(","))]
         on = (off1 + off2) / 2 + float(shift) + noise
         b = {"name": name.rstrip("!"), "run_type": "iteration",
             "iterations": 100, "real_time": on / 1000, "cpu_time": 1,
@@ -126,6 +128,31 @@ ok $? "the mounts' proof: apart where the check acts, the control alike"
 ok $? "costs.json carries its provenance: kernel, LSM boots"
 ! grep -q 'Not here:.*007' "$tmp/l.txt"
 ok $? "a check measured under an LSM is not 'not here'"
+
+# A control (mounts made in each state alike) whose rounds all lean one
+# way, by 1 insn in four and by 10 and 25 in two: README's
+# lsm/selinux/open/fuse/self/d0, -1 [-25, -1] faster.  Within half its
+# CI: noisy.  The same rounds where the check acts stay faster; a
+# control beyond its noise (-4361 every round) stays faster too.
+lean=-1.3,-1.3,-1.4,-1.2,-10,-25
+MK_LSM=selinux mk "$tmp/cn" yes selinux 6 \
+	"sys/lsm/selinux/open/fuse/self/depth:0/manual_time=1/1:61366:$lean:0" \
+	"sys/lsm/selinux/open/fuse/self/depth:1/manual_time=1/2:61412:$lean:0" \
+	"sys/lsm/selinux/stat/fuse/self/depth:0/manual_time=1/1:56924:-4361:0"
+"$nsb" costs --json="$tmp/cn.json" --out="$tmp/cn.txt" "$tmp/cn" 2>"$tmp/err"
+ok $? "costs reads a family with controls"
+cn() { field "$tmp/cn.json" selinux "sys/lsm/selinux/$1/manual_time" "$2"; }
+[ "$(cn open/fuse/self/depth:0 .verdict)" = noisy ] &&
+	[ "$(cn open/fuse/self/depth:0 .control)" = true ] &&
+	[ "$(cn open/fuse/self/depth:0 '.shift.hi < 0')" = true ] &&
+	tr -s '\n ' '  ' <"$tmp/cn.txt" | grep -q 'control within its noise: lsm/selinux/open/fuse/self/d0 -1 \[-25, -1\] insn, |shift| <= 11.9'
+ok $? "a control's one-sided CI within its noise: noisy, and the report says why"
+[ "$(cn open/fuse/self/depth:1 .verdict)" = faster ] &&
+	[ "$(cn open/fuse/self/depth:1 .control)" = false ]
+ok $? "the same rounds where the check acts: faster (the rule is the controls')"
+[ "$(cn stat/fuse/self/depth:0 .verdict)" = faster ] &&
+	[ "$(cn stat/fuse/self/depth:0 .control)" = true ]
+ok $? "a control beyond its noise (-4361 every round) stays faster"
 
 # The off/off pair: two off states with no difference is 'same'.
 mk "$tmp/aa" yes sget 6 sys/mount/fscreate/mqueue/depth:0/ipcns:1/manual_time:4800:0:0

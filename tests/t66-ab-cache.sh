@@ -33,7 +33,7 @@ on=$(awk -v s="$seed" 'BEGIN { printf "%.3f", (70025 + s % 97) / 1000 }')
 {
 	echo "@@NSB INIT mode=icount round=$round seed=$seed aslr=0 kernel=6.1.192"
 	echo "@@NSB FILE exec.json"
-	printf '{"context": {"nsbench_mode": "icount", "nsbench_round": "%s", "nsbench_seed": "%s", "nsbench_side": "@SIDE@", "nsbench_boot": "@BOOT@", "patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "nsbench_check": "mnt_may_suid", "nsbench_check_applied": "yes", "nsbench_time_unit_meaning": "virtual ns = guest instructions"}, "benchmarks": [{"name": "sys/exec/vfork/bin/init/depth:0/manual_time", "run_type": "iteration", "iterations": 100, "real_time": %s, "cpu_time": 1, "time_unit": "us", "nsb_on": %s, "nsb_off1": %s, "nsb_off2": %s}]}\n' \
+	printf '{"context": {"date": "2024-01-01T00:00:02+00:00", "nsbench_mode": "icount", "nsbench_round": "%s", "nsbench_seed": "%s", "nsbench_side": "@SIDE@", "nsbench_boot": "@BOOT@", "patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "nsbench_check": "mnt_may_suid", "nsbench_check_applied": "yes", "nsbench_time_unit_meaning": "virtual ns = guest instructions"}, "benchmarks": [{"name": "sys/exec/vfork/bin/init/depth:0/manual_time", "run_type": "iteration", "iterations": 100, "real_time": %s, "cpu_time": 1, "time_unit": "us", "nsb_on": %s, "nsb_off1": %s, "nsb_off2": %s}]}\n' \
 		"$round" "$seed" "$on" "$on" "$off" "$off"
 	echo "@@NSB EOF exec.json"
 	echo "@@NSB STEP exec 0"
@@ -52,16 +52,32 @@ ab() {
 		--rounds 4 --jobs 2 "$@"
 }
 # the results of a run, as one stream; without the command line that
-# made the run (its --out and --shard differ from run to run)
+# made the run (its --out and --shard differ from run to run) and its
+# date (the host's, checked apart)
 files() {
 	for f in "$1"/B/*.json; do
 		echo "== $(basename "$f")"
-		jq -c 'del(.context.nsbench_host_command)' "$f"
+		jq -c 'del(.context.nsbench_host_command, .context.date)' "$f"
 	done
 }
+# dated DIR T0 T1: every results file, the manifest and costs.json of
+# DIR carry one date, the host's between T0 and T1 (epoch seconds); the
+# guest's fixed clock is kept as guest_date
+dated() {
+	local d t
+	d=$(jq -r .date "$1/manifest.json")
+	t=$(date -u -d "$d" +%s) || return 1
+	[ "$t" -ge "$2" ] && [ "$t" -le "$3" ] &&
+		[ "$(jq -r .provenance.date "$1/costs.json")" = "$d" ] &&
+		[ -z "$(jq -r --arg d "$d" 'select(.context.date != $d or
+			.context.guest_date != "2024-01-01T00:00:02+00:00")
+			| input_filename' "$1"/B/*.json)" ]
+}
 
+t0=$(date +%s)
 ab --out "$tmp/r1" >"$tmp/r1.log" 2>&1
 ok $? "a checks run of 4 boots, 2 at once"
+t1=$(date +%s)
 [ "$(ls "$tmp"/r1/B/*.json | wc -l)" = 4 ] &&
 	[ "$(jq '[.boots[] | select(.source == "fresh")] | length' "$tmp/r1/manifest.json")" = 4 ]
 ok $? "4 fresh boots, one results file each"
@@ -70,11 +86,26 @@ ok $? "each boot's result is cached"
 grep -q '+25' "$tmp/r1/report.txt"
 ok $? "the report gives the stand-in's +25 insn"
 
+dated "$tmp/r1" "$t0" "$t1"
+ok $? "results, manifest and costs.json carry the host's date of the run, the guest's as guest_date"
+
+# a second apart at least: the cached boots must not keep r1's date
+until [ "$(date +%s)" -gt "$t1" ]; do sleep 0.2; done
+t2=$(date +%s)
 ab --out "$tmp/r2" >"$tmp/r2.log" 2>&1
 ok $? "the same run again"
+t3=$(date +%s)
 [ "$(jq '[.boots[] | select(.source == "cache")] | length' "$tmp/r2/manifest.json")" = 4 ] &&
 	jq -r .cache_audit "$tmp/r2/manifest.json" | grep -q 'byte-identical'
 ok $? "every boot from the cache, one booted again: byte-identical"
+dated "$tmp/r2" "$t2" "$t3" &&
+	"$NSB" history append --history="$tmp/h.jsonl" --run-id=r2 \
+		"$tmp"/r2/B/*.json >/dev/null &&
+	[ "$(jq -r .timestamp "$tmp/h.jsonl" | sort -u)" = "$(jq -r .date "$tmp/r2/manifest.json")" ]
+ok $? "boots from the cache carry this run's date, and so does its history"
+! grep -rqE "$(date -u -d "@$t0" +%Y)-|T[0-9]{2}:[0-9]{2}:[0-9]{2}Z" \
+	"$NSB_CACHE/boots"/*/inputs "$tmp"/r1/boots/keys
+ok $? "no date in any cache key's inputs"
 # the audit boots again the cached boot that took least time: its line
 # in the boot list says which
 audit=$(awk '$5 == "audit" { printf "r%02d-%s %s", $2, $4, $6 }' \

@@ -4,13 +4,14 @@
 # t81-stamp.sh — `nsbench stamp`, the host's values into a guest's results:
 # placeholders filled in every string value (not in keys, not in numbers),
 # values kept as data, --default only where the guest gave none, the
-# kernel's meta.json only where the guest could not tell, --set last; a
+# kernel's meta.json only where the guest could not tell, --date the
+# host's with the guest's fixed clock kept as guest_date, --set last; a
 # file that is no JSON object is refused by name and left as it was.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-tap_plan 9
+tap_plan 11
 
 r=$tmp/r.json
 cat >"$r" <<'JSON'
@@ -50,6 +51,27 @@ ok $? "--default: only where the guest gave none"
 ok $? "--kernel-meta: identity always, release/config only where unknown, no empty value"
 [ "$(get .context.nsbench_qemu)" = "q 'x'" ]
 ok $? "--set"
+
+# The guest's clock is fixed (run-qemu.sh): its date is that instant in
+# every boot; the host's goes in, the guest's is kept, once.
+d=$tmp/d.json
+printf '{"context": {"date": "2024-01-01T00:00:02+00:00"}, "benchmarks": []}' >"$d"
+"$NSB" stamp --date 2026-12-06T20:15:00Z "$d" &&
+	"$NSB" stamp --date 2026-12-07T08:00:00+01:00 "$d" &&
+	[ "$(jq -r .context.date "$d")" = 2026-12-07T08:00:00+01:00 ] &&
+	[ "$(jq -r .context.guest_date "$d")" = 2024-01-01T00:00:02+00:00 ] &&
+	"$NSB" stamp --date 2026-12-06T20:15:00Z --set date=x "$d" &&
+	[ "$(jq -r .context.date "$d")" = x ]
+ok $? "--date: the host's date, the guest's kept as guest_date (stamped twice too); --set last"
+cp "$d" "$tmp/d.orig"
+bad=0
+for v in 2026-12-06 "2026-12-06 20:15:00Z" 2026-12-06T20:15:00 \
+	2026-13-06T20:15:00Z 2026-12-06T20:15:00+1 x; do
+	"$NSB" stamp --date "$v" "$d" 2>"$tmp/err"
+	[ $? = 2 ] && grep -q -- "--date wants" "$tmp/err" || bad=1
+done
+[ $bad = 0 ] && cmp -s "$d" "$tmp/d.orig"
+ok $? "--date that the readers would not take: exit 2, the file unchanged"
 
 printf '[1, 2]' >"$tmp/a.json"
 printf '{"context": [' >"$tmp/t.json"

@@ -83,6 +83,20 @@ static int load_cachesim(const struct nsb_option *opt, const char *arg)
 	return 0;
 }
 
+/* --date=UTC: checked now, not after a boot's files were half stamped. */
+static int take_date(const struct nsb_option *opt, const char *arg)
+{
+	const char **date = opt->value;
+
+	if (!nsb_stamp_date_ok(arg)) {
+		fprintf(stderr, WHO ": --date wants YYYY-MM-DDTHH:MM:SS and Z "
+			"or +-HH:MM, not '%s'\n", arg);
+		return -2;
+	}
+	*date = arg;
+	return 0;
+}
+
 /* The options; then argv[1..*argc) the files.  0, NSB_PARSE_HELP or 2. */
 static int parse(int *argc, char **argv, struct nsb_stamp *st)
 {
@@ -98,6 +112,11 @@ static int parse(int *argc, char **argv, struct nsb_stamp *st)
 			     "key; its config hash, release and series where\n"
 			     "the context has none (\"\" or \"unknown\")",
 			     load_meta),
+		OPT_CALLBACK("date", &st->date, "UTC",
+			     "the run's date from the host's clock; the\n"
+			     "guest's own (its fixed clock) is kept as\n"
+			     "guest_date",
+			     take_date),
 		OPT_CALLBACK("set", &st->set, "KEY=VALUE", "context KEY = VALUE",
 			     add_pair),
 		OPT_CALLBACK("cachesim", st, "FILE",

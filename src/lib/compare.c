@@ -232,6 +232,21 @@ double nsb_icount_verdict(struct nsb_effect *e, double residual)
 	return band;
 }
 
+double nsb_control_verdict(struct nsb_effect *e, double residual)
+{
+	double noise = fmax(fmax(e->band, residual),
+			    (e->shift.hi - e->shift.lo) / 2);
+
+	if ((e->verdict == NSB_SLOWER || e->verdict == NSB_FASTER) &&
+	    !(fabs(e->shift.est) > noise)) {
+		snprintf(e->note, sizeof(e->note), "control: %s %+.1f within "
+			 "its noise +-%.1f", nsb_verdict_name(e->verdict),
+			 e->shift.est, noise);
+		e->verdict = NSB_NOISY;
+	}
+	return noise;
+}
+
 /* The smallest shift a row must resolve: the band, else the threshold. */
 static double resolve(const struct nsb_cmp_opts *o, double base)
 {

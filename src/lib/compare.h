@@ -167,6 +167,18 @@ void nsb_effect_verdict(struct nsb_effect *e, const struct nsb_cmp_opts *o);
  */
 double nsb_icount_verdict(struct nsb_effect *e, double residual);
 /*
+ * A control: a row where the change cannot act, whose truth is zero
+ * (costs.c: the mounts made with the check on and off behaved alike
+ * before the clock).  Its noise is the largest of e's band, the A/A
+ * residual (>= 0) and half its CI's width (hi - lo) / 2; a slower or
+ * faster e whose |estimate| does not exceed it becomes noisy, its note
+ * saying why.  A sign-test CI excludes 0 whenever every round leans one
+ * way, by 1 instruction or by 25: an estimate that lies within half the
+ * rounds' own spread is that lean, not a difference between the states.
+ * Returns the noise.
+ */
+double nsb_control_verdict(struct nsb_effect *e, double residual);
+/*
  * Exit status for a CI gate: 1 if any row is slower, except, in icount
  * units, rows under a --threshold the user gave; else 0.
  */

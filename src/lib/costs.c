@@ -365,6 +365,15 @@ static int cost_row(struct nsb_costs *c, struct nsb_cost_family *f,
 	if (r->unreliable && r->has_aa && c->icount &&
 	    r->cost.verdict < NSB_SKIP)
 		nsb_icount_verdict(&r->cost, residual(r));
+	/* where the check cannot act, a shift must clear the row's noise */
+	r->control = r->has_states && !r->states_differ;
+	if (r->control && r->cost.verdict < NSB_SKIP) {
+		enum nsb_verdict v = r->cost.verdict;
+
+		r->noise = nsb_control_verdict(&r->cost, r->has_aa ?
+					       residual(r) : 0);
+		r->within_noise = r->cost.verdict != v;
+	}
 	return nsb_costs_cs_row(c, f, on, r);
 }
 
@@ -374,8 +383,7 @@ static bool control_of(const struct nsb_cost_row *r,
 {
 	const char *d = strstr(x->name, "/depth:");
 
-	return r->has_states && !r->states_differ &&
-	       r->cost.verdict < NSB_SKIP && d &&
+	return r->control && r->cost.verdict < NSB_SKIP && d &&
 	       !strncmp(r->name, x->name, (size_t)(d - x->name)) &&
 	       !strncmp(r->name + (d - x->name), "/depth:0/", 9);
 }
@@ -601,6 +609,7 @@ NSB_ROW_JSON(form_json, struct fam_row, json_boolean(r->fam->chk->form))
 NSB_ROW_JSON(name_json, struct fam_row, json_string(r->r->name))
 NSB_ROW_JSON(unreliable_json, struct fam_row, json_boolean(r->r->unreliable))
 NSB_ROW_JSON(decides_json, struct fam_row, json_boolean(r->r->decides))
+NSB_ROW_JSON(control_json, struct fam_row, json_boolean(r->r->control))
 
 /* A number of the cost (struct nsb_effect) at c->field, if measured. */
 static json_t *cost_num(const struct nsb_col *c, const void *row,
@@ -678,7 +687,8 @@ static const struct nsb_col cost_cols[] = {
 	{ .key = "states_differ", .json_at = 10, .json = states_json },
 	{ .key = "net_of_control", .json_at = 11, .json = net_json },
 	{ .key = "toggles", .json_at = 20, .json = toggles_json },
-	{ .key = "cache", .json_at = 21, .json = cache_json },
+	{ .key = "control", .json_at = 21, .json = control_json },
+	{ .key = "cache", .json_at = 22, .json = cache_json },
 };
 
 static struct nsb_table cost_table(const struct nsb_costs *c)
@@ -736,6 +746,19 @@ static void text_states(FILE *f, const struct nsb_cost_family *fam)
 					 "; alike (control): ", label);
 	}
 	nsb_wrap(f, "    ", line);
+	for (j = 0; j < fam->n; j++) {
+		const struct nsb_cost_row *r = &fam->rows[j];
+		char label[96], sh[96];
+
+		if (!r->within_noise)
+			continue;
+		nsb_cost_label(label, sizeof(label), r->name);
+		nsb_fmt_shift(sh, sizeof(sh), &r->cost.shift);
+		snprintf(line, sizeof(line), "control within its noise: %s "
+			 "%s insn, |shift| <= %.1f (band, A/A or half its "
+			 "CI): noisy, not a difference", label, sh, r->noise);
+		nsb_wrap_hang(f, "    ", "      ", line);
+	}
 	for (j = 0; j < fam->n; j++) {
 		const struct nsb_cost_row *r = &fam->rows[j];
 		char label[96], sh[96];
@@ -1006,15 +1029,17 @@ void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 /*
  * What a consumer of costs.json needs to know where the numbers come
  * from, without the results files: the kernel (release, source, series,
- * config), the mode and QEMU, the date, the nsbench that measured, and
- * the LSMs the boots had active; from the first toggles file's context.
+ * config), the mode and QEMU, the date (the host's; guest_date is the
+ * guest's fixed clock), the nsbench that measured, and the LSMs the
+ * boots had active; from the first toggles file's context.
  */
 static json_t *provenance(const struct nsb_costs *c)
 {
 	static const char *const prefixes[] = { "kernel_", "patch_", NULL };
 	static const char *const keys[] = {
 		"nsbench_mode", "nsbench_qemu", "nsbench_version", "date",
-		"nsbench_host_command", "nsbench_time_unit_meaning", NULL,
+		"guest_date", "nsbench_host_command",
+		"nsbench_time_unit_meaning", NULL,
 	};
 	json_t *p = json_object(), *lsms = json_array(), *v;
 	const char *key;

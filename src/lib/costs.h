@@ -76,6 +76,14 @@ struct nsb_cost_row {
 	 */
 	bool has_states, states_differ;
 	/*
+	 * A control: mounts made in each state behaved alike, so the check
+	 * cannot act in the timed op.  Its verdict is slower or faster only
+	 * beyond its noise (nsb_control_verdict); within_noise: it was
+	 * one of those within.
+	 */
+	bool control, within_noise;
+	double noise;
+	/*
 	 * Two mounts are two instances: the init-owned control of the same
 	 * operation (the row with the same name at depth 0, whose mounts
 	 * behave alike) shows what the second mount differs by without the

@@ -11,11 +11,14 @@
  * rewritten atomically (mkstemp, fsync, rename) or not at all.
  *
  * Order, whatever the order of the options: placeholders are filled, then
- * --default, then --kernel-meta, then --set (the caller's last word).
+ * --default, then --kernel-meta, then --date, then --set (the caller's
+ * last word).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "src/lib/nsbench.h"
 #include "src/lib/samples.h"
@@ -147,6 +150,43 @@ static void stamp_kernel(json_t *ctx, json_t *meta)
 	}
 }
 
+/* Does s match pattern, 'd' a digit, every other byte itself? */
+static bool shaped(const char *s, const char *pattern)
+{
+	for (; *pattern; s++, pattern++)
+		if (*pattern == 'd' ? !isdigit((unsigned char)*s) :
+		    *s != *pattern)
+			return false;
+	return !*s;
+}
+
+bool nsb_stamp_date_ok(const char *s)
+{
+	struct tm tm = { 0 };
+	const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+
+	/* strptime takes "1-1-1T1:1:1" and blanks: the shape is checked */
+	if (!end || end - s != 19 || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[18]))
+		return false;
+	return !strcmp(end, "Z") || shaped(end, "+dd:dd") ||
+	       shaped(end, "-dd:dd");
+}
+
+/*
+ * The host's date of the run.  The guest's own is its fixed clock, the
+ * same in every boot: kept as guest_date (once: a file stamped again
+ * keeps the guest's, not the host's of the first stamping).
+ */
+static void stamp_date(json_t *ctx, const char *date)
+{
+	json_t *guest = json_object_get(ctx, "date");
+
+	if (!json_object_get(ctx, "guest_date") && json_is_string(guest))
+		json_object_set(ctx, "guest_date", guest);
+	set_str(ctx, "date", date);
+}
+
 /*
  * The file as every reader takes it (samples.c): stamp rewrote {} and
  * wrongly typed files, which every reader then refused, as if stamped
@@ -205,6 +245,8 @@ int nsb_stamp_file(const char *path, const struct nsb_stamp *st)
 	}
 	if (st->meta)
 		stamp_kernel(ctx, st->meta);
+	if (st->date)
+		stamp_date(ctx, st->date);
 	for (i = 0; i < st->set.n; i++)
 		set_str(ctx, st->set.p[i].key, st->set.p[i].value);
 	if (st->cs && nsb_cachesim_apply(st->cs, root, path))
