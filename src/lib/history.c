@@ -743,8 +743,11 @@ fail:
  * flock maps to fcntl locks), so runs never interleave or overwrite; all
  * lines of a run go in one write().  The worst a crash can leave is a
  * truncated last line: the reader reports and skips it, and the next
- * append first ends that line so the new records stay whole.  fsync before
- * reporting success, so a CI job that says "appended" has appended.
+ * append first ends that line so the new records stay whole.  A write
+ * that fails (ENOSPC part-way through a run) is undone: the file is cut
+ * back to its length before it, so a run is in the history whole or not
+ * at all.  fsync before reporting success, so a CI job that says
+ * "appended" has appended.
  */
 /*
  * The result records of arr whose run the file already holds, removed
@@ -796,10 +799,37 @@ static long drop_present(const char *path, json_t *arr)
 	return dropped;
 }
 
+/* The run's lines after the end of a torn last line, then to the disk. */
+static int write_run(int fd, const char *text, size_t len)
+{
+	if (ends_mid_line(fd) && write_all(fd, "\n", 1))
+		return -1;
+	return write_all(fd, text, len) || fsync(fd) ? -1 : 0;
+}
+
+/*
+ * A write that failed part-way (a full disk, a quota, EIO) left some of
+ * the run's lines: a later append would find the run there and skip it,
+ * and the history would keep the part for good.  Cut the file back to the
+ * length it had under the lock; errno stays the write's, for the message.
+ */
+static void undo_append(int fd, const char *path, off_t len)
+{
+	int saved = errno;
+
+	if (ftruncate(fd, len) || fsync(fd))
+		fprintf(stderr, "nsbench: %s: cannot cut back to %lld bytes "
+			"after a failed append (%s): remove the last run's "
+			"lines by hand\n", path, (long long)len,
+			strerror(errno));
+	errno = saved;
+}
+
 int nsb_history_append(const char *path, json_t *arr)
 {
 	size_t len = 0;
 	char *text = lines_of(arr, &len);
+	struct stat st;
 	int fd, ret = -1;
 	long dropped;
 
@@ -823,10 +853,12 @@ int nsb_history_append(const char *path, json_t *arr)
 		ret = 0;
 		goto close;
 	}
-	if (ends_mid_line(fd) && write_all(fd, "\n", 1))
+	if (fstat(fd, &st))
 		goto close;
-	if (write_all(fd, text, len) || fsync(fd))
+	if (write_run(fd, text, len)) {
+		undo_append(fd, path, st.st_size);
 		goto close;
+	}
 	ret = 0;
 close:
 	if (ret)
