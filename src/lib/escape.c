@@ -78,6 +78,23 @@ char *nsb_text_clean(const char *s)
 	return out;
 }
 
+void nsb_put_line(FILE *f, const char *s)
+{
+	char esc[8];
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = nsb_ctl_len(s);
+		if (!n) {
+			fputc(*s, f);
+			continue;
+		}
+		put_escape(esc, s, n);
+		fputs(esc, f);
+	}
+	fputc('\n', f);
+}
+
 /*
  * Code span: as many backticks as the longest run inside plus one (a
  * name with a code fence cannot close it, CommonMark 6.1), a space

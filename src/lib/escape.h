@@ -17,6 +17,8 @@ size_t nsb_ctl_len(const char *s);
 bool nsb_has_ctl(const char *s);
 /* s with each control character as "\x0b" or "\u2028"; malloc'd. */
 char *nsb_text_clean(const char *s);
+/* The same onto f, then a newline: one line whatever s holds. */
+void nsb_put_line(FILE *f, const char *s);
 /* A Markdown code span for a table cell: fences, '|', one line. */
 void nsb_md_put_code(FILE *f, const char *s);
 /* The same into buf[len] (a span too long for it is not cut in half). */
