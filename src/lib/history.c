@@ -246,14 +246,20 @@ static int add_line(struct loader *l, const char *text, size_t len,
 		    size_t line)
 {
 	json_error_t e;
-	const char *type, *run;
+	const char *type, *run, *nul;
 	json_t *o;
 	int ret = 0;
 
 	if (strspn(text, " \t\r\n") == len)
 		return 0;	/* blank: nothing lost */
 	l->lines++;
-	/* by length: a NUL byte is an error, not the end of the line */
+	/* jansson reads past a NUL byte (its buffer's end mark): refused */
+	nul = memchr(text, 0, len);
+	if (nul) {
+		skip_line(l, line, "column %zu: a NUL byte",
+			  (size_t)(nul - text) + 1);
+		return 0;
+	}
 	o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
 	if (!o) {
 		skip_line(l, line, "column %d: %s", e.column, e.text);
