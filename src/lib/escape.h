@@ -12,6 +12,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Where s stops being strict UTF-8 (overlongs, surrogates), or NULL. */
+const char *nsb_utf8_bad(const char *s);
+/*
+ * text[len], a text input, whole: no NUL byte and strict UTF-8.  0, or
+ * -1 after naming file, line and column and what it should hold (want).
+ */
+int nsb_text_check(const char *file, const char *text, size_t len,
+		   const char *want);
 /* The length in bytes of the control character at s, or 0. */
 size_t nsb_ctl_len(const char *s);
 bool nsb_has_ctl(const char *s);
