@@ -127,11 +127,14 @@ static const char *const mode_names[NMODES] = {
 static const struct nsb_usage mode_usage[NMODES] = {
 	[MODE_COSTS] = FILE_MODE("costs",
 		"The check costs of `nsbench costs --json` (on - off, same "
-		"boot), as\n<stem>-costs.svg and .png.\n"),
+		"boot), as\n<stem>-costs.svg and .png; 32 rows a chart, at "
+		"most 64 charts (2048\nrows): the rest are left out, and "
+		"said so in one line.\n"),
 	[MODE_PROFILE] = FILE_MODE("profile",
 		"Per benchmark of `nsbench profile --json`, each symbol's "
 		"shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
-		".png.\n"),
+		".png; at most 64 benchmarks\n(charts): the rest are left "
+		"out, and said so in one line.\n"),
 	[MODE_TREND] = FILE_MODE("trend",
 		"A benchmark's history by run, as <stem>-trend: FILE has "
 		"rows\n\"<UTC time> median ci_lo ci_hi [commit]\" (time as "

@@ -84,43 +84,53 @@ static int check_rows(const char *json, json_t *rows)
 }
 
 /*
- * Rows from..to of those with a shift as the template's data (f may be
- * NULL to count); returns how many rows have a shift in all.
+ * The rows drawn, by index into rows: those with a shift, but not a
+ * refused op (its -800 would flatten the axis).  Found once: each chart
+ * walking the whole array to its own rows made 64 charts of 100,000
+ * rows 6.4 million lookups.  Returns the count, or -1 (no memory).
  */
-static int write_data(FILE *f, json_t *rows, int from, int to)
+static long drawn_rows(json_t *rows, size_t **idx)
 {
 	json_t *r;
 	size_t i;
-	int n = 0;
+	long n = 0;
 
-	json_array_foreach(rows, i, r) {
-		json_t *sh = json_object_get(r, "shift");
-		char label[160];
+	*idx = malloc((json_array_size(rows) + 1) * sizeof(**idx));
+	if (!*idx)
+		return -1;
+	json_array_foreach(rows, i, r)
+		if (json_is_object(json_object_get(r, "shift")) &&
+		    !json_is_true(json_object_get(r, "decides")))
+			(*idx)[n++] = i;
+	return n;
+}
 
-		if (!json_is_object(sh))
-			continue;	/* skipped or failed row */
-		/* a refused op is behaviour: its -800 would flatten the axis */
-		if (json_is_true(json_object_get(r, "decides")))
-			continue;
-		if (!f || n < from || n >= to) {
-			n++;
-			continue;
-		}
+/* Drawn rows from..to as the template's data. */
+static void write_data(FILE *f, json_t *rows, const size_t *idx, int from,
+		       int to)
+{
+	char label[160];
+	json_t *r, *sh;
+	int n;
+
+	for (n = from; n < to; n++) {
+		r = json_array_get(rows, idx[n]);
+		sh = json_object_get(r, "shift");
 		clean_label(label, sizeof(label),
 			    nsb_json_str(r, "seed") ?: "?",
 			    nsb_json_str(r, "label") ?: "?",
 			    nsb_json_str(r, "lsm"));
 		fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %.6g \"%s\" %d\n",
-			++n - from, num(sh, "est"), num(sh, "lo"),
+			n - from + 1, num(sh, "est"), num(sh, "lo"),
 			num(sh, "hi"), num(r, "pct"), num(r, "pct_lo"),
 			num(r, "pct_hi"), label,
 			!json_is_true(json_object_get(r, "unreliable")));
 	}
-	return n;
 }
 
 struct costs_plot {
 	json_t *rows;
+	size_t *idx;		/* the drawn rows (drawn_rows) */
 	const char *unit;
 	int n, per, np;		/* rows to draw, per chart, charts */
 };
@@ -133,7 +143,7 @@ static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 
 	if (rows > cp->per)
 		rows = cp->per;
-	write_data(f, cp->rows, k * cp->per, k * cp->per + rows);
+	write_data(f, cp->rows, cp->idx, k * cp->per, k * cp->per + rows);
 	ch->unit = cp->unit;
 	snprintf(ch->title, sizeof(ch->title), "What each userns mount check "
 		 "costs (on - off, same boot)");
@@ -155,6 +165,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		.chart = costs_chart, .arg = &cp,
 	};
 	int ret = 2;
+	long n;
 
 	if (!root)
 		return 2;
@@ -168,7 +179,10 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	}
 	if (check_rows(json, cp.rows))
 		goto out;
-	cp.n = write_data(NULL, cp.rows, 0, 0);
+	n = drawn_rows(cp.rows, &cp.idx);
+	if (n < 0)
+		goto out;
+	cp.n = (int)n;	/* a 256 MiB input holds far fewer than INT_MAX */
 	if (!cp.n) {
 		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
 		goto out;
@@ -187,6 +201,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	p.n = cp.np;
 	ret = nsb_rowplot(&p, out_dir, stem, templates);
 out:
+	free(cp.idx);
 	json_decref(root);
 	return ret;
 }
