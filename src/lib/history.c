@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -831,11 +832,42 @@ static void undo_append(int fd, const char *path, off_t len)
 	errno = saved;
 }
 
+/*
+ * The run's lines onto fd under the lock, all or none.  A fatal signal
+ * ends a write to a file between two pages: Ctrl-C, a CI job's SIGTERM
+ * or a closed terminal would leave part of the run, so they wait until
+ * it is in whole or cut back (SIGKILL and a power cut cannot be made
+ * to).  0, or -1 with errno the failed call's.
+ */
+static int append_whole(int fd, const char *path, const char *text,
+			size_t len)
+{
+	sigset_t stop, old;
+	struct stat st;
+	int ret = 0, saved;
+
+	if (fstat(fd, &st))
+		return -1;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (write_run(fd, text, len)) {
+		undo_append(fd, path, st.st_size);
+		ret = -1;
+	}
+	saved = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return ret;
+}
+
 int nsb_history_append(const char *path, json_t *arr)
 {
 	size_t len = 0;
 	char *text = lines_of(arr, &len);
-	struct stat st;
 	int fd, ret = -1;
 	long dropped;
 
@@ -859,12 +891,8 @@ int nsb_history_append(const char *path, json_t *arr)
 		ret = 0;
 		goto close;
 	}
-	if (fstat(fd, &st))
+	if (append_whole(fd, path, text, len))
 		goto close;
-	if (write_run(fd, text, len)) {
-		undo_append(fd, path, st.st_size);
-		goto close;
-	}
 	ret = 0;
 close:
 	if (ret)
