@@ -128,12 +128,15 @@ link_cxx = $(call msg,LD,$@)$(CXX) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(1)
 # --- dependencies -------------------------------------------------------
 # deps installs what is missing (apt-get, needs root); deps-check only
 # reports, so a plain `make` by a non-root user gets a clear message.
-# deps-run is the main job's share: no test tools (chromium, node).
-.PHONY: deps deps-run deps-check
+# deps-run is the main job's share: no test tools (chromium, node);
+# deps-install is make install's: the main job's and help2man.
+.PHONY: deps deps-run deps-install deps-check
 deps:
 	$(Q)scripts/deps.sh install
 deps-run:
 	$(Q)scripts/deps.sh install run
+deps-install:
+	$(Q)scripts/deps.sh install install
 deps-check:
 	$(Q)scripts/deps.sh check run
 

@@ -95,11 +95,20 @@ $(O)/man/nsbench-%.1: $(O)/nsbench src/cmd/commands.h $(NSB_VERSION_STAMP)
 		--version-string='nsbench-$* $(NSBENCH_VERSION)' \
 		--output=$@ $<
 
-.PHONY: man install uninstall
-man: $(MAN_PAGES)
+# make install and make man install what they need first (deps.sh's
+# install group: help2man beside what make run installs), then build in
+# a make that reads the build files anew, as make run and make check do:
+# a machine set up by make run has no help2man.
+.PHONY: man man-pages install install-files uninstall
+man: deps-install
+	$(Q)$(MAKE) --no-print-directory man-pages
+man-pages: $(MAN_PAGES)
 
 # --- install --------------------------------------------------------------
-install: build-all man
+install: deps-install
+	$(Q)$(MAKE) --no-print-directory install-files
+
+install-files: build-all man-pages
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))$(INSTALL) -d \
 		'$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(LIBEXECDIR)' \
 		'$(DESTDIR)$(DATADIR)/plots' '$(DESTDIR)$(MAN1DIR)'

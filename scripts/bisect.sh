@@ -46,6 +46,13 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
 
+# Bad input exits 2, as the header says: lib.sh's die exits 1, which is
+# bisect's "nothing to bisect", and a typo must not read as an answer.
+die() {
+	echo "${0##*/}: error: $*" >&2
+	exit 2
+}
+
 # --help: the header above, on stdout (help2man makes the man page of it)
 usage() {
 	sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
@@ -97,6 +104,10 @@ need_uint --max-rounds "$max_rounds" "$rounds"
 case "$thr" in
 ''|*[!0-9.]*|*.*.*|.*|*.) die "--threshold must be a number of instructions, not '$thr'" ;;
 esac
+# Read once, as decimal: "08" in $((n + 1)) is a bad octal number, and in
+# jq's --argjson not JSON at all.
+rounds=$((10#$rounds)) max_rounds=$((10#$max_rounds))
+thr=$(printf '%s\n' "$thr" | sed 's/^0*\([0-9]\)/\1/')
 nsb=$(build_dir "$top")/nsbench
 [ -x "$nsb" ] || die "no $nsb (make)"
 bench=${bench:-$(build_dir "$top")/bench/nsbench-bench}

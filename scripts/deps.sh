@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh check|install [run|all]|which BIN — make sure the Debian 12
-# packages nsbench needs are present.  `check` only reports; `install`
-# runs apt-get for what is missing (root needed), then npm for the test
-# tools below.  `run` limits either to what the main job needs (`make
-# run`): on a fresh machine the test tools (chromium, node, scipy) are a
-# large share of the download, and the main job uses none of them.
-# Idempotent and quiet when everything is there.  `which BIN` prints where
-# an npm test tool's BIN is (exit 1 if it is not installed): the tests ask
-# it rather than knowing the layout.
+# deps.sh check|install|list [run|install|all]|which BIN — make sure the
+# Debian 12 packages nsbench needs are present.  `check` only reports;
+# `install` runs apt-get for what is missing (root needed), then npm for
+# the test tools below.  `run` limits either to what the main job needs
+# (`make run`): on a fresh machine the test tools (chromium, node, scipy)
+# are a large share of the download, and the main job uses none of them.
+# `install` is run's packages and what `make install` adds (help2man for
+# the man pages), so `make install` works on a machine `make run` set up.
+# Idempotent and quiet when everything is there.  `list` prints a group's
+# packages, one a line.  `which BIN` prints where an npm test tool's BIN
+# is (exit 1 if it is not installed): the tests ask it rather than
+# knowing the layout.
 #
 # npm test tools: schema validators for contrib/'s CI files
 # (tests/t94-ci-schema.sh), pinned, each in a directory of its own under
@@ -40,11 +43,16 @@ qemu-system-x86 busybox-static cpio xz-utils kmod ccache
 linux-source-$kernel flex bison bc libelf-dev libssl-dev
 checkpolicy
 "
-# The other commands (profiles, hyperfine workloads, man pages) and the
-# tests (validators, reference statistics, the browser for the site).
+# What `make install` needs beyond the main job: the man pages are
+# help2man's rendering of each --help.
+INSTALL_PACKAGES="
+help2man
+"
+# The other commands (profiles, hyperfine workloads) and the tests
+# (validators, reference statistics, man -l, the browser for the site).
 MORE_PACKAGES="
 hyperfine linux-perf
-help2man man-db libxml2-utils yamllint cmark-gfm python3-markdown
+man-db libxml2-utils yamllint cmark-gfm python3-markdown
 libbenchmark-tools python3-scipy
 nodejs npm
 chromium bash-completion
@@ -117,13 +125,18 @@ fi
 group=${2:-all}
 case "$group" in
 run) PACKAGES=$RUN_PACKAGES ;;
-all) PACKAGES="$RUN_PACKAGES $MORE_PACKAGES" ;;
-*) echo "usage: $0 check|install [run|all]" >&2; exit 2 ;;
+install) PACKAGES="$RUN_PACKAGES $INSTALL_PACKAGES" ;;
+all) PACKAGES="$RUN_PACKAGES $INSTALL_PACKAGES $MORE_PACKAGES" ;;
+*) echo "usage: $0 check|install|list [run|install|all]" >&2; exit 2 ;;
 esac
+if [ "${1:-}" = list ]; then
+	printf '%s\n' $PACKAGES
+	exit 0
+fi
 
-# The npm tools are for the tests: not with `run`.
+# The npm tools are for the tests: only with `all`.
 tools() {
-	[ "$group" = run ] || [ "$(id -u)" != 0 ] || install_tools
+	[ "$group" != all ] || [ "$(id -u)" != 0 ] || install_tools
 }
 
 missing=$(missing_packages)
@@ -156,7 +169,7 @@ install)
 	tools
 	;;
 *)
-	echo "usage: $0 check|install [run|all]|which BIN" >&2
+	echo "usage: $0 check|install|list [run|install|all]|which BIN" >&2
 	exit 2
 	;;
 esac

@@ -87,6 +87,19 @@ wait_session_gone() {
 	return 1
 }
 
+# serving SID: a process of session SID is the scenario worker at work.
+# Its last step of set-up, after forking the helpers, is the chdir into
+# the scenario directory (workloads/worker.c), so its cwd says it is
+# done: a count of processes could be met half-way by a short-lived one.
+serving() {
+	for p in $(session_pids "$1"); do
+		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in
+		*/nsbench-wl/*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
 # Runs nsbench-bench in its own session; waits for its scenario worker
 # and helpers (>= 3 processes), records their namespaces, signals it.
 interrupted_run() {
@@ -95,14 +108,18 @@ interrupted_run() {
 		--benchmark_filter='^sys/exec/vfork/suid/foreign-fd/depth:8' \
 		>"$tmp/out.$sig" 2>&1 &
 	pid=$!
+	# Until one of two events: the worker serves, or the run is over
+	# (it measures 30 s once set up, so a set-up that never finishes
+	# ends it too).  No deadline of its own: a loaded host (guests
+	# booting beside) made a 30 s one fail.  The 15 minutes are only a
+	# hung run's end.
 	i=0
-	while [ $i -lt 300 ]; do
-		[ "$(session_pids $pid | wc -l)" -ge 4 ] && break
-		kill -0 $pid 2>/dev/null || break	# exited early: a bug
+	until serving $pid || ! kill -0 $pid 2>/dev/null ||
+	      [ $i -ge 9000 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	up=$([ "$(session_pids $pid | wc -l)" -ge 4 ]; echo $?)
+	up=$(serving $pid && [ "$(session_pids $pid | wc -l)" -ge 4 ]; echo $?)
 	ok $up "$sig run: worker and helpers up"
 	if [ $up -ne 0 ]; then
 		sed 's/^/# /' "$tmp/out.$sig" | tail -5
@@ -134,7 +151,8 @@ interrupted_run() {
 		grep -q 'operation gave -32' "$tmp/out.$sig"
 		ok $? "worker killed: the benchmark reports the failure (exit $rc)" ;;
 	esac
-	left=$(wait_session_gone $pid 10)
+	# a leak stays for good: a minute is time for a loaded host's exits
+	left=$(wait_session_gone $pid 60)
 	ok $([ -z "$left" ]; echo $?) "no process of the run is left ($sig)${left:+: $left}"
 	check_host "$sig"
 	ns_inodes $(all_pids) >"$tmp/ns.after"

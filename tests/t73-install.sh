@@ -5,7 +5,11 @@
 # under test: the programs, the plot templates, help2man's man pages and
 # the bash completion land where install.mk says, the installed nsbench
 # runs and names its version (the tag, once the tree has one), `man -l`
-# renders the pages, and `make uninstall` takes it all away again.
+# renders the pages, and `make uninstall` takes it all away again.  And
+# `make install` from a fresh clone on a machine that has only `make
+# run`'s packages (a stand-in dpkg-query and apt-get on PATH: removing
+# packages is no test's business) asks apt-get for help2man itself,
+# before it builds anything.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -104,5 +108,69 @@ ok $? "make uninstall"
 find "$root" -type f >"$tmp/left"
 [ ! -s "$tmp/left" ]
 ok $? "nothing left behind$(sed 's/^/ /' "$tmp/left" | tr -d '\n')"
+
+# --- make install on a machine make run set up --------------------------------
+deps=$top/scripts/deps.sh
+"$deps" list run >"$tmp/run-pkgs" && "$deps" list install >"$tmp/inst-pkgs"
+! grep -qx help2man "$tmp/run-pkgs" && grep -qx help2man "$tmp/inst-pkgs" &&
+	[ -z "$(grep -vxFf "$tmp/inst-pkgs" "$tmp/run-pkgs")" ]
+ok $? "deps.sh: the install group is make run's packages and help2man"
+if [ "$(id -u)" = 0 ] && [ -n "$desc" ] &&
+   git clone -q --shared "$top" "$tmp/fresh" 2>/dev/null; then
+	# the stand-ins: dpkg-query answers from a list, apt-get logs what
+	# it is asked and "installs" it only when FAKE_APT_OK=1
+	mkdir "$tmp/fake"
+	cp "$tmp/run-pkgs" "$tmp/installed"
+	cat >"$tmp/fake/dpkg-query" <<EOF
+#!/bin/sh
+eval "p=\\\${\$#}"
+case "\$p" in
+-f=*) sed 's/^/install ok installed|/' "$tmp/installed" ;;
+*) grep -qx -- "\$p" "$tmp/installed" || exit 1
+   echo "install ok installed" ;;
+esac
+EOF
+	cat >"$tmp/fake/apt-get" <<EOF
+#!/bin/sh
+[ "\$1" = install ] || exit 0
+shift
+for p; do
+	case "\$p" in
+	-*) ;;
+	*) echo "\$p" >>"$tmp/apt.log"
+	   [ "\${FAKE_APT_OK:-0}" = 1 ] && echo "\$p" >>"$tmp/installed" ;;
+	esac
+done
+[ "\${FAKE_APT_OK:-0}" = 1 ] || exit 100
+EOF
+	chmod +x "$tmp/fake/dpkg-query" "$tmp/fake/apt-get"
+	fresh() {
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$tmp/fake:$PATH" \
+			make -C "$tmp/fresh" O="$tmp/fresh-build" "$@" \
+			>"$tmp/fresh.log" 2>&1
+	}
+	fresh deps-run
+	rc=$?
+	[ $rc = 0 ] && [ ! -e "$tmp/apt.log" ]
+	ok $? "the stand-ins: make run's packages are all there (exit $rc)"
+	fresh install PREFIX=/usr DESTDIR="$tmp/root2"
+	rc=$?
+	[ $rc != 0 ] && [ "$(cat "$tmp/apt.log" 2>/dev/null)" = help2man ] &&
+		! grep -q 'help2man: not found' "$tmp/fresh.log" &&
+		[ ! -e "$tmp/fresh-build/nsbench" ]
+	ok $? "make install in a fresh clone asks apt-get for help2man first, before any build (apt-get failing: exit $rc)"
+	[ $? = 0 ] || diag "$tmp/fresh.log"
+	rm -f "$tmp/apt.log"
+	FAKE_APT_OK=1 fresh deps-install
+	rc=$?
+	[ $rc = 0 ] && [ "$(cat "$tmp/apt.log" 2>/dev/null)" = help2man ]
+	ok $? "... and once apt-get installs it, its deps step passes (exit $rc)"
+	fresh -n install PREFIX=/usr DESTDIR="$tmp/root2"
+	grep -n 'deps.sh install install\|help2man ' "$tmp/fresh.log" |
+		head -n 1 | grep -q 'deps.sh install install'
+	ok $? "make -n install: the deps step comes before the first help2man"
+else
+	skip 4 "not root, or not a git checkout: no fresh clone"
+fi
 
 tap_done

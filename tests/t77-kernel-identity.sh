@@ -47,7 +47,8 @@ echo '{"key": "old", "config_hash": "sha256:11", "release": "6.1.192"}' \
 {
 	echo "@@NSB INIT mode=icount round=1 seed=1 aslr=0 kernel=6.1.192"
 	echo "@@NSB FILE exec.json"
-	echo '{"context": {"patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "kernel_release": "6.1.192"}, "benchmarks": []}'
+	echo '{"context": {"patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "kernel_release": "6.1.192"},'
+	echo ' "benchmarks": [{"name": "x/y", "run_type": "iteration", "real_time": 1, "time_unit": "ns"}]}'
 	echo "@@NSB EOF exec.json"
 	echo "@@NSB DONE 0"
 } >"$tmp/replay/results.raw"

@@ -55,7 +55,8 @@ ok $? "--set"
 # The guest's clock is fixed (run-qemu.sh): its date is that instant in
 # every boot; the host's goes in, the guest's is kept, once.
 d=$tmp/d.json
-printf '{"context": {"date": "2024-01-01T00:00:02+00:00"}, "benchmarks": []}' >"$d"
+printf '{"context": {"date": "2024-01-01T00:00:02+00:00"}, "benchmarks": [%s]}' \
+	'{"name": "b", "iterations": 1, "real_time": 1, "cpu_time": 1, "time_unit": "ns"}' >"$d"
 "$NSB" stamp --date 2026-12-06T20:15:00Z "$d" &&
 	"$NSB" stamp --date 2026-12-07T08:00:00+01:00 "$d" &&
 	[ "$(jq -r .context.date "$d")" = 2026-12-07T08:00:00+01:00 ] &&

@@ -74,7 +74,8 @@ static const struct nsb_usage history_usage = {
 "            its trend chart (SVG), CIs and change points, the change\n"
 "            points by commit range with links to the runs' reports,\n"
 "            and the in-boot check-cost table; written beside DIR and\n"
-"            renamed into place\n",
+"            renamed into place; at most 2000 benchmarks (pages):\n"
+"            more are refused, narrow them with --benchmark=RE\n",
 	.epilog =
 "Measured false-alarm rate at the defaults (--false-alarms): 1.0 % of\n"
 "Gaussian and 0.9 % of t(3) noise-only series (1000 each, also with\n"

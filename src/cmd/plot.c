@@ -29,11 +29,10 @@ struct plot_opts {
 /* --- trend from a file ------------------------------------------------ */
 
 /* plot trend FILE: no comparison, the rows of a file (lib/trend.c). */
-static int plot_trend(struct plot_opts *o)
+static int plot_trend(struct plot_opts *o, const struct nsb_trend_pt *pts,
+		      size_t n)
 {
-	struct nsb_trend_pt *pts;
 	char *base = NULL;
-	long n = nsb_trend_read(WHO, o->trend, &pts);
 	struct nsb_trend_chart ch = {
 		.who = WHO, .templates = o->p.templates, .tmp = o->p.tmp,
 		.log = o->p.log, .svg = o->p.svg, .png = o->p.png,
@@ -41,20 +40,13 @@ static int plot_trend(struct plot_opts *o)
 		.unit = o->unit ?: "ns", .extra = "run, oldest first",
 		.label_max = 24,
 	};
-	int ret = 2;
+	int ret;
 
-	if (n < 0)
+	if (asprintf(&base, "%s/%s-trend", o->p.out_dir, o->p.stem) < 0)
 		return 2;
-	if (!n)
-		fprintf(stderr, WHO ": %s: no rows\n", o->trend);
-	else if (asprintf(&base, "%s/%s-trend", o->p.out_dir, o->p.stem) < 0)
-		base = NULL;
-	else {
-		ch.out_base = base;
-		ret = nsb_trend_render(&ch, pts, (size_t)n) ? 2 : 0;
-	}
+	ch.out_base = base;
+	ret = nsb_trend_render(&ch, pts, n) ? 2 : 0;
 	free(base);
-	nsb_trend_pts_free(pts, (size_t)n);
 	return ret;
 }
 
@@ -135,11 +127,14 @@ static const char *const mode_names[NMODES] = {
 static const struct nsb_usage mode_usage[NMODES] = {
 	[MODE_COSTS] = FILE_MODE("costs",
 		"The check costs of `nsbench costs --json` (on - off, same "
-		"boot), as\n<stem>-costs.svg and .png.\n"),
+		"boot), as\n<stem>-costs.svg and .png; 32 rows a chart, at "
+		"most 64 charts (2048\nrows): the rest are left out, and "
+		"said so in one line.\n"),
 	[MODE_PROFILE] = FILE_MODE("profile",
 		"Per benchmark of `nsbench profile --json`, each symbol's "
 		"shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
-		".png.\n"),
+		".png; at most 64 benchmarks\n(charts): the rest are left "
+		"out, and said so in one line.\n"),
 	[MODE_TREND] = FILE_MODE("trend",
 		"A benchmark's history by run, as <stem>-trend: FILE has "
 		"rows\n\"<UTC time> median ci_lo ci_hi [commit]\" (time as "
@@ -237,13 +232,24 @@ static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)
 	};
 	const struct nsb_usage *u = &mode_usage[MODE_TREND];
 	int ret = nsb_parse_options(&argc, argv, opts, u, 0);
+	struct nsb_trend_pt *pts;
+	long n;
 
 	if (ret)
 		return ret == NSB_PARSE_HELP ? 0 : ret;
 	if (one_file(argc, argv, &o->trend, u))
 		return 2;
-	ret = nsb_plot_start(&o->p) ?: plot_trend(o);
+	/* read before the output directory is made: bad rows write nothing */
+	n = nsb_trend_read(WHO, o->trend, &pts);
+	if (n < 0)
+		return 2;
+	if (!n) {
+		fprintf(stderr, WHO ": %s: no rows\n", o->trend);
+		return 2;
+	}
+	ret = nsb_plot_start(&o->p) ?: plot_trend(o, pts, (size_t)n);
 	nsb_plot_finish(&o->p);
+	nsb_trend_pts_free(pts, (size_t)n);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "src/lib/cachesim.h"
+#include "src/lib/manifest.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/options.h"
 #include "src/lib/stamp.h"
@@ -54,15 +55,8 @@ static int load_meta(const struct nsb_option *opt, const char *arg)
 	struct nsb_stamp *st = opt->value;
 
 	json_decref(st->meta);
-	st->meta = nsb_json_load(arg);
-	if (!st->meta)
-		return -2;
-	if (!json_is_object(st->meta)) {
-		nsb_bad(arg, "--kernel-meta: not a JSON object (build.sh's "
-			"meta.json)");
-		return -2;
-	}
-	return 0;
+	st->meta = nsb_kernel_meta_load(arg);
+	return st->meta ? 0 : -2;
 }
 
 /* --cachesim=FILE: the cache-model plugin's records, loaded now. */

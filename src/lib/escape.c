@@ -12,6 +12,66 @@
 #include <string.h>
 
 #include "src/lib/escape.h"
+#include "src/lib/nsbench.h"
+
+/* Strict UTF-8 (no overlongs, surrogates or NUL): what JSON can carry. */
+const char *nsb_utf8_bad(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (*u) {
+		unsigned int c = *u, n, i, cp;
+
+		if (c < 0x80) {
+			u++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3, cp = c & 0x07;
+		else
+			return (const char *)u;
+		for (i = 1; i <= n; i++) {
+			if ((u[i] & 0xc0) != 0x80)
+				return (const char *)u;
+			cp = cp << 6 | (u[i] & 0x3f);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
+		    || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			return (const char *)u;
+		u += n + 1;
+	}
+	return NULL;
+}
+
+/*
+ * A reader that skipped what it could not parse took a UTF-16 file's
+ * byte-order mark (\xff\xfe) for part of its first field and read on;
+ * one that split lines at NUL read a different file than was given.
+ */
+int nsb_text_check(const char *file, const char *text, size_t len,
+		   const char *want)
+{
+	const char *bad = memchr(text, 0, len), *p, *line = text;
+	size_t ln = 1;
+
+	if (!bad)
+		bad = nsb_utf8_bad(text);
+	if (!bad)
+		return 0;
+	for (p = text; p < bad; p++)
+		if (*p == '\n') {
+			ln++;
+			line = p + 1;
+		}
+	return nsb_bad_at(file, ln, "column %zu: %s (byte 0x%02x): want %s",
+			  (size_t)(bad - line) + 1,
+			  *bad ? "not UTF-8 text" : "a NUL byte",
+			  (unsigned char)*bad, want);
+}
 
 size_t nsb_ctl_len(const char *s)
 {
@@ -76,6 +136,23 @@ char *nsb_text_clean(const char *s)
 	}
 	*o = 0;
 	return out;
+}
+
+void nsb_put_line(FILE *f, const char *s)
+{
+	char esc[8];
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = nsb_ctl_len(s);
+		if (!n) {
+			fputc(*s, f);
+			continue;
+		}
+		put_escape(esc, s, n);
+		fputs(esc, f);
+	}
+	fputc('\n', f);
 }
 
 /*

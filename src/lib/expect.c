@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/escape.h"
 #include "src/lib/expect.h"
 #include "src/lib/nsbench.h"
 
@@ -161,9 +162,9 @@ int nsb_expect_load(struct nsb_expect *x, const char *file)
 	x->text = nsb_read_input(file, EXPECT_MAX, &len);
 	if (!x->text)
 		return -1;
-	if (strlen(x->text) != len)
-		return nsb_bad(file, "a NUL byte (want text: NAME PREDICTED "
-			       "GATE SUM)");
+	if (nsb_text_check(file, x->text, len, "text lines NAME PREDICTED "
+			   "GATE SUM"))
+		return -1;
 	for (s = x->text; *s; s = nl) {
 		nl = s + strcspn(s, "\n");
 		if (*nl)

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "src/lib/compare.h"
+#include "src/lib/escape.h"
 #include "src/lib/gate.h"
 #include "src/lib/histjudge.h"
 #include "src/lib/history.h"
@@ -781,19 +782,28 @@ static void print_ktap(FILE *f, const struct nsb_gate *g)
 
 static void print_text(FILE *f, const struct nsb_gate *g)
 {
+	/* header()'s lines in print order: run, method, rule, base, new */
+	static const int order[] = { 0, 1, 5, 3, 4 };
 	char lines[NHDR][256];
 	size_t i, k[NSB_ERROR + 1] = { 0 }, under = 0;
 	size_t fail = nsb_gate_failures(g);
 
 	header(g, lines);
-	fprintf(f, "%s\n%s\n%s\n%s\n%s\n\n", lines[0], lines[1], lines[5],
-		lines[3], lines[4]);
+	/*
+	 * Run ids, names, kernels and paths come from the command line and
+	 * files: a newline in one must not make a line of its own (a forged
+	 * "ok 1" for whatever reads the log), so each goes out escaped.
+	 */
+	for (i = 0; i < NSB_ARRAY_SIZE(order); i++)
+		nsb_put_line(f, lines[order[i]]);
+	fputc('\n', f);
 	for (i = 0; i < g->n; i++) {
 		k[g->v[i]]++;
-		fprintf(f, "%-7s %s\n        %s\n",
-			g->t[i].result == NSB_T_FAIL ? "FAIL" :
-			g->t[i].result == NSB_T_SKIP ? "skip" : "ok",
-			g->t[i].name, g->t[i].text);
+		fprintf(f, "%-7s ", g->t[i].result == NSB_T_FAIL ? "FAIL" :
+			g->t[i].result == NSB_T_SKIP ? "skip" : "ok");
+		nsb_put_line(f, g->t[i].name);
+		fputs("        ", f);
+		nsb_put_line(f, g->t[i].text);
 	}
 	fprintf(f, "\n%s: %zu regression(s)", fail ? "FAIL" : "PASS",
 		k[NSB_SLOWER]);
@@ -807,7 +817,7 @@ static void print_text(FILE *f, const struct nsb_gate *g)
 		"%zu skipped, of %zu\n", k[NSB_ERROR], k[NSB_SAME],
 		k[NSB_FASTER], k[NSB_NOISY], k[NSB_SKIP], g->n);
 	if (lines[6][0])
-		fprintf(f, "%s\n", lines[6]);
+		nsb_put_line(f, lines[6]);
 }
 
 void nsb_gate_print(FILE *f, const struct nsb_gate *g,

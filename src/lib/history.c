@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,14 +247,20 @@ static int add_line(struct loader *l, const char *text, size_t len,
 		    size_t line)
 {
 	json_error_t e;
-	const char *type, *run;
+	const char *type, *run, *nul;
 	json_t *o;
 	int ret = 0;
 
 	if (strspn(text, " \t\r\n") == len)
 		return 0;	/* blank: nothing lost */
 	l->lines++;
-	/* by length: a NUL byte is an error, not the end of the line */
+	/* jansson reads past a NUL byte (its buffer's end mark): refused */
+	nul = memchr(text, 0, len);
+	if (nul) {
+		skip_line(l, line, "column %zu: a NUL byte",
+			  (size_t)(nul - text) + 1);
+		return 0;
+	}
 	o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
 	if (!o) {
 		skip_line(l, line, "column %d: %s", e.column, e.text);
@@ -743,8 +750,11 @@ fail:
  * flock maps to fcntl locks), so runs never interleave or overwrite; all
  * lines of a run go in one write().  The worst a crash can leave is a
  * truncated last line: the reader reports and skips it, and the next
- * append first ends that line so the new records stay whole.  fsync before
- * reporting success, so a CI job that says "appended" has appended.
+ * append first ends that line so the new records stay whole.  A write
+ * that fails (ENOSPC part-way through a run) is undone: the file is cut
+ * back to its length before it, so a run is in the history whole or not
+ * at all.  fsync before reporting success, so a CI job that says
+ * "appended" has appended.
  */
 /*
  * The result records of arr whose run the file already holds, removed
@@ -796,6 +806,64 @@ static long drop_present(const char *path, json_t *arr)
 	return dropped;
 }
 
+/* The run's lines after the end of a torn last line, then to the disk. */
+static int write_run(int fd, const char *text, size_t len)
+{
+	if (ends_mid_line(fd) && write_all(fd, "\n", 1))
+		return -1;
+	return write_all(fd, text, len) || fsync(fd) ? -1 : 0;
+}
+
+/*
+ * A write that failed part-way (a full disk, a quota, EIO) left some of
+ * the run's lines: a later append would find the run there and skip it,
+ * and the history would keep the part for good.  Cut the file back to the
+ * length it had under the lock; errno stays the write's, for the message.
+ */
+static void undo_append(int fd, const char *path, off_t len)
+{
+	int saved = errno;
+
+	if (ftruncate(fd, len) || fsync(fd))
+		fprintf(stderr, "nsbench: %s: cannot cut back to %lld bytes "
+			"after a failed append (%s): remove the last run's "
+			"lines by hand\n", path, (long long)len,
+			strerror(errno));
+	errno = saved;
+}
+
+/*
+ * The run's lines onto fd under the lock, all or none.  A fatal signal
+ * ends a write to a file between two pages: Ctrl-C, a CI job's SIGTERM
+ * or a closed terminal would leave part of the run, so they wait until
+ * it is in whole or cut back (SIGKILL and a power cut cannot be made
+ * to).  0, or -1 with errno the failed call's.
+ */
+static int append_whole(int fd, const char *path, const char *text,
+			size_t len)
+{
+	sigset_t stop, old;
+	struct stat st;
+	int ret = 0, saved;
+
+	if (fstat(fd, &st))
+		return -1;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	if (write_run(fd, text, len)) {
+		undo_append(fd, path, st.st_size);
+		ret = -1;
+	}
+	saved = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return ret;
+}
+
 int nsb_history_append(const char *path, json_t *arr)
 {
 	size_t len = 0;
@@ -823,9 +891,7 @@ int nsb_history_append(const char *path, json_t *arr)
 		ret = 0;
 		goto close;
 	}
-	if (ends_mid_line(fd) && write_all(fd, "\n", 1))
-		goto close;
-	if (write_all(fd, text, len) || fsync(fd))
+	if (append_whole(fd, path, text, len))
 		goto close;
 	ret = 0;
 close:

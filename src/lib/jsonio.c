@@ -189,6 +189,29 @@ static char *nan_to_null(const char *text, size_t len, size_t *out_len)
 	return out;
 }
 
+/*
+ * A NUL byte is never JSON text (in a string it is written \u0000), but
+ * jansson's reader takes one as the end of its buffer and reads on: a
+ * NUL right after a number was skipped and the file accepted.  Said as
+ * the parser says its errors, "path:LINE:COLUMN: invalid JSON: ...".
+ */
+static bool has_nul(const char *path, const char *text, size_t len)
+{
+	const char *nul = memchr(text, 0, len), *p;
+	size_t line = 1, col = 1;
+
+	if (!nul)
+		return false;
+	for (p = text; p < nul; p++, col++)
+		if (*p == '\n') {
+			line++;
+			col = 0;
+		}
+	fprintf(stderr, "%s:%zu:%zu: invalid JSON: a NUL byte (byte %zu)\n",
+		path, line, col, (size_t)(nul - text) + 1);
+	return true;
+}
+
 json_t *nsb_json_load(const char *path)
 {
 	json_error_t err;
@@ -204,13 +227,16 @@ json_t *nsb_json_load(const char *path)
 		free(text);
 		return NULL;
 	}
+	if (has_nul(path, text, len)) {
+		free(text);
+		return NULL;
+	}
 	fixed = nan_to_null(text, len, &fixed_len);
 	if (fixed) {
 		free(text);
 		text = fixed;
 		len = fixed_len;
 	}
-	/* by length: a NUL byte in the file is an error, not its end */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 	if (!root)
 		fprintf(stderr, "%s:%d:%d: invalid JSON: %s\n", path, err.line,

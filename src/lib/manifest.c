@@ -17,22 +17,54 @@
 
 #define WHO "nsbench manifest"
 
+/*
+ * What names a kernel in build.sh's meta.json: an object without any of
+ * them ({} say) describes no kernel, and stamping or recording it would
+ * pass garbage off as the kernel's identity.
+ */
+static const char *const identity[] = {
+	"key", "source", "source_commit", "release", "config_hash",
+};
+
+json_t *nsb_kernel_meta_load(const char *path)
+{
+	json_t *j = nsb_json_load(path), *v;
+	bool named = false;
+	size_t i;
+
+	if (!j)
+		return NULL;
+	if (!json_is_object(j)) {
+		nsb_bad(path, "not a JSON object (build.sh's meta.json)");
+		goto bad;
+	}
+	for (i = 0; i < NSB_ARRAY_SIZE(identity); i++) {
+		v = json_object_get(j, identity[i]);
+		if (v && !json_is_string(v)) {
+			nsb_bad(path, "\"%s\": not a string", identity[i]);
+			goto bad;
+		}
+		named |= v && *json_string_value(v);
+	}
+	if (named)
+		return j;
+	nsb_bad(path, "no kernel in it: none of \"key\", \"source\", "
+		"\"source_commit\", \"release\", \"config_hash\" (want "
+		"build.sh's meta.json)");
+bad:
+	json_decref(j);
+	return NULL;
+}
+
 /* DIR/meta.json as built (scripts/kernel/build.sh), or null. */
 static json_t *kernel_meta(const char *dir)
 {
 	char path[PATH_MAX];
-	json_t *j;
 
 	if (!dir || !*dir)
 		return json_null();
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	j = nsb_json_load(path);
-	if (j && !json_is_object(j)) {
-		nsb_bad(path, "not a JSON object");
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return nsb_kernel_meta_load(path);
 }
 
 /* A number as jq writes it: 25, not 25.0. */

@@ -20,6 +20,11 @@ struct nsb_manifest_opts {
 	bool aa, checks;
 };
 
+/*
+ * A kernel's meta.json (scripts/kernel/build.sh): an object naming the
+ * kernel; NULL after saying why, the file named.
+ */
+json_t *nsb_kernel_meta_load(const char *path);
 /* The manifest of one run (or shard); NULL after why, named. */
 json_t *nsb_manifest(const struct nsb_manifest_opts *o);
 /* The first manifest, with every shard's boots sorted and their names. */

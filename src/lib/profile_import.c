@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/escape.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/profile.h"
 #include "src/lib/profile_import.h"
@@ -57,37 +58,6 @@ bool nsb_prof_count(const char *s, unsigned long long max,
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	return !*end && !errno && *v <= max;
-}
-
-/* Strict UTF-8 (no overlongs, surrogates or NUL): what JSON can carry. */
-static bool utf8_ok(const unsigned char *s)
-{
-	while (*s) {
-		unsigned c = *s, n, i, cp;
-
-		if (c < 0x80) {
-			s++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3, cp = c & 0x07;
-		else
-			return false;
-		for (i = 1; i <= n; i++) {
-			if ((s[i] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i] & 0x3f);
-		}
-		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-		    || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-			return false;
-		s += n + 1;
-	}
-	return true;
 }
 
 /*
@@ -160,7 +130,7 @@ static int parse_line(struct tsv *t, size_t no, char *line, char *end)
 			      "(decimal digits), got '%s'", f[0]);
 	if (!*f[1])
 		return nsb_bad_at(t->path, no, "empty dso");
-	if (!utf8_ok((unsigned char *)f[1]) || !utf8_ok((unsigned char *)f[2]))
+	if (nsb_utf8_bad(f[1]) || nsb_utf8_bad(f[2]))
 		return nsb_bad_at(t->path, no, "not valid UTF-8 (JSON cannot "
 			      "carry it unchanged)");
 	s.dso = f[1];

@@ -117,6 +117,14 @@ static int collect(struct nsb_pub *p)
 		p->b[p->n].name = r->bench;
 		p->b[p->n++].last = &h->r[j];
 	}
+	/* before the change points, which are most of publish's time */
+	if (p->n > NSB_PUBLISH_MAX_PAGES) {
+		fprintf(stderr, WHO ": %s: %zu benchmarks, over the site's "
+			"limit of %d pages; nothing published (choose some "
+			"with --benchmark=RE)\n", h->path, p->n,
+			NSB_PUBLISH_MAX_PAGES);
+		return -1;
+	}
 	qsort(p->b, p->n, sizeof(*p->b), cmp_bench);
 	for (i = 0; i < p->n; i++) {
 		p->b[i].family_len = family_len(p->b[i].name);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "src/lib/changepoint.h"
+#include "src/lib/escape.h"
 #include "src/lib/gnuplot.h"
 #include "src/lib/history.h"
 #include "src/lib/nsbench.h"
@@ -202,11 +203,9 @@ long nsb_trend_read(const char *who, const char *file,
 	if (!text)
 		return -1;
 	/* a NUL byte ended the line for fgets, which then read forever */
-	if (memchr(text, 0, len)) {
-		nsb_bad(file, "a NUL byte at offset %zu: not a text file",
-			(size_t)((char *)memchr(text, 0, len) - text));
+	if (nsb_text_check(file, text, len, "text rows \"<UTC time> median "
+			   "ci_lo ci_hi [commit]\""))
 		goto bad;
-	}
 	for (line = text; *line; line = next) {
 		next = line + strcspn(line, "\n");
 		if (*next)
