@@ -229,7 +229,8 @@ int nsb_costs_cs_row(struct nsb_costs *c, struct nsb_cost_family *f,
 
 	r->has_cs = false;
 	r->cs_funcs = NULL;
-	if (r->cost.verdict >= NSB_SKIP)
+	/* a row the check decides times two operations: no cost of it */
+	if (r->cost.verdict >= NSB_SKIP || r->decides)
 		return 0;
 	for (m = 0; m < NSB_COST_NCS; m++) {
 		struct nsb_series *son = nsb_side_find(&f->cs_on[m], on->name);
@@ -366,7 +367,8 @@ static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 		 "+ 10 per L1 miss + 100 per LL miss (Cachegrind's "
 		 "estimate). Model (QEMU plugin nsb-cachesim, %zu results "
 		 "file(s)): %s. Not modelled: prefetchers, TLBs, "
-		 "out-of-order overlap, other cores.",
+		 "out-of-order overlap, other cores. Rows the check "
+		 "decides (another operation) are left out.",
 		 markdown ? " [95% CI]" : "; ~ marks a 95% CI wider than a "
 		 "tenth (report.md and costs.json give every CI)",
 		 c->cs_files, c->cs_model);
