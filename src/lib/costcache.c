@@ -47,6 +47,8 @@ void nsb_costs_cs_init(struct nsb_cost_family *f)
 		nsb_side_init(&f->cs_on[m], "on (cache model)");
 		nsb_side_init(&f->cs_off[m], "off (cache model)");
 		f->cs_on[m].zero_ok = f->cs_off[m].zero_ok = true;
+		/* a run the plugin has no record of: that round goes without */
+		f->cs_on[m].optional = f->cs_off[m].optional = true;
 	}
 	f->cs_funcs = NULL;
 }
@@ -126,11 +128,13 @@ int nsb_costs_cs_load(struct nsb_costs *c, struct nsb_cost_family *f,
 
 	if (!model)
 		return 0;
-	/* a file with some runs unmodelled: its rows go without */
-	if (!complete || strcmp(complete, "yes")) {
+	/*
+	 * Some runs unmodelled (a state none of whose chunks the central
+	 * mean kept): those entries have no counters, and a row is in the
+	 * table only where every round has them (nsb_costs_cs_row).
+	 */
+	if (!complete || strcmp(complete, "yes"))
 		c->cs_partial++;
-		return 0;
-	}
 	if (!c->cs_model) {
 		c->cs_model = strdup(model);
 		if (!c->cs_model)
@@ -376,8 +380,9 @@ static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 	if (c->cs_partial) {
 		snprintf(line, sizeof(line), "%zu results file(s) had runs "
 			 "the plugin did not record (nsbench_cachesim_"
-			 "complete): their rows are left out here.",
-			 c->cs_partial);
+			 "complete: a state none of whose chunks the central "
+			 "mean kept): a row is here only where every round "
+			 "has the model.", c->cs_partial);
 		nsb_wrap(f, "", line);
 	}
 	fputc('\n', f);

@@ -339,6 +339,8 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 	}
 	metric = side->metric;
 	val = json_object_get(b, metric);
+	if (!val && side->optional)
+		return 0;	/* this entry has no such value: no sample */
 	if (!val)
 		return nsb_bad(path, "benchmarks[%zu] (%s): missing field '%s'",
 			   i, name, metric);
@@ -411,7 +413,7 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 		used += ret > 0;
 	}
 	free(round);
-	if (ret >= 0 && !used)
+	if (ret >= 0 && !used && !side->optional)
 		return nsb_bad(path, "no samples: all %zu entries are aggregates "
 			   "(run_type \"aggregate\"); nsbench needs the "
 			   "repetitions themselves", json_array_size(arr));

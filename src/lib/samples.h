@@ -42,6 +42,8 @@ struct nsb_side {
 	bool icount;
 	bool zero_ok;		/* a count per op that may be 0 (the cache
 				 * model's misses), not a time */
+	bool optional;		/* an entry without the metric gives no
+				 * sample instead of an error */
 };
 
 /*
