@@ -146,6 +146,13 @@ stage_checks() {
 	done
 	"$O/nsbench" costs --markdown --command="$cmd" --out="$dir/report.md" "$@"
 	"$O/nsbench" plot costs "$dir/costs.json" --out-dir="$dir" --stem=costs >/dev/null
+	# the cache model's two headline quantities on the same panels
+	if [ -n "$cachesim" ]; then
+		for q in l1d_miss_cold cycles_cold; do
+			"$O/nsbench" plot costs --quantity="$q" "$dir/costs.json" \
+				--out-dir="$dir" --stem="costs-$q" >/dev/null
+		done
+	fi
 	mkdir -p plots
 	for f in "$dir"/costs-*.svg "$dir"/costs-*.png; do
 		[ -e "$f" ] && cp "$f" "plots/$stamp-$(basename "$f")"

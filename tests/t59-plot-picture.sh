@@ -65,6 +65,13 @@ row("007", "selinux", S, "selinux", "lsm/selinux/" +
     "mount/fuse/foreign-tree/depth:32/allow_other/with-a-long-tail/d1")
 row("003", "nodev", "may_open_dev", "none", "open/dev/self/d8",
     -813, -813, -813, "decides", decides=True)
+# the cache model's quantities of three rows (NSB_CACHESIM=1 runs)
+def cache(i, est, lo, hi, off):
+    rows[i]["cache"] = {"l1d_miss_cold": {"est": est, "lo": lo, "hi": hi,
+                        "off": off, "unit": "L1d misses, caches cold"}}
+cache(0, 1.0, 1.0, 1.0, 190)
+cache(3, 0.4, -0.1, 0.9, 2185)
+cache(4, -64, -64.2, -63.9, 123)
 json.dump({"icount": True, "rows": rows}, open("costs.json", "w"))
 open("whiskers.txt", "w").write("\n".join(wh) + "\n")
 EOF
@@ -102,6 +109,20 @@ done >missing
 [ ! -s missing ]
 ok $? "a marker shape per verdict"
 diag missing
+
+# A cache-model quantity on the same panels: its rows only, its unit.
+"$NSB" plot costs --quantity=l1d_miss_cold costs.json --out-dir=cq \
+	--templates="$top/plots" >list 2>err &&
+	python3 "$LAYOUT" cq/nsbench-costs.svg 11 /dev/null >problems 2>/dev/null &&
+	grep -q 'costs in L1d misses, caches cold, cache model' cq/nsbench-costs.svg &&
+	grep -q '>sget/mqueue/n1<' cq/nsbench-costs.svg &&
+	! grep -q '>sget/mqueue/n64<' cq/nsbench-costs.svg
+ok $? "plot costs --quantity: the cache rows alone, laid out, their unit named"
+diag problems err
+"$NSB" plot costs --quantity='l1d_miss_cold;x' costs.json --out-dir=bad \
+	>/dev/null 2>err
+[ $? = 2 ] && [ ! -e bad ] && grep -q 'not a quantity of the cache model' err
+ok $? "plot costs --quantity of no such quantity: exit 2, nothing written"
 
 # The history site's trend: 12-character commits, medians in millions,
 # a change three runs before the end, every run labelled.

@@ -24,6 +24,7 @@
 struct plot_opts {
 	struct nsb_plot p;
 	const char *trend, *title, *unit;	/* plot trend */
+	const char *quantity;			/* plot costs */
 };
 
 /* --- trend from a file ------------------------------------------------ */
@@ -200,6 +201,11 @@ static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
 		OPT_PLOT_OUT(o),
 		OPT_STRING(profile ? "profile" : "costs", &file, "FILE",
 			   "FILE, the old way"),
+		OPT_STRING("quantity", &o->quantity, "KEY",
+			   "costs: a cache-model quantity instead of the\n"
+			   "instructions (rows[].cache.KEY: loads, l1d_miss,\n"
+			   "ll_miss, cycles, l1d_miss_cold, ll_miss_cold,\n"
+			   "cycles_cold, ...; NSB_CACHESIM=1 runs)"),
 		OPT_END(),
 	};
 	const struct nsb_usage *u = &mode_usage[profile ? MODE_PROFILE :
@@ -213,10 +219,15 @@ static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
 	o->p.templates = nsb_gp_templates(o->p.templates, WHO);
 	if (!o->p.templates)
 		return 2;
+	if (profile && o->quantity) {
+		fprintf(stderr, WHO ": --quantity is plot costs' option\n");
+		return 2;
+	}
 	if (profile)
 		return nsb_prof_plot(file, o->p.out_dir, o->p.stem,
 				     o->p.templates);
-	return nsb_costs_plot(file, o->p.out_dir, o->p.stem, o->p.templates);
+	return nsb_costs_plot(file, o->p.out_dir, o->p.stem, o->p.templates,
+			      o->quantity);
 }
 
 static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)

@@ -34,11 +34,40 @@ static bool finite_at(json_t *o, const char *key)
 }
 
 /*
+ * What a row draws: its instruction shift, or with a cache-model
+ * quantity q its rows[].cache.q (NULL where the row has none).
+ */
+static json_t *shift_of(json_t *r, const char *q)
+{
+	return q ? json_object_get(json_object_get(r, "cache"), q) :
+		   json_object_get(r, "shift");
+}
+
+static int verdict_of(const char *v);
+
+/*
+ * A cache quantity's verdict, as the table's rule for instructions
+ * with half a unit for the band: slower is more, faster fewer.
+ */
+static void cache_verdict(struct nsb_cp_point *p)
+{
+	if (p->lo > 0.5)
+		p->word = "slower";
+	else if (p->hi < -0.5)
+		p->word = "faster";
+	else if (p->lo >= -0.5 && p->hi <= 0.5)
+		p->word = "same";
+	else
+		p->word = "noisy";
+	p->verdict = verdict_of(p->word);
+}
+
+/*
  * The rows as nsbench report --json writes them: a string or a number
  * where a number is drawn became 0 and was plotted as a measurement.
  * Returns 0, or -1 after naming the first bad row.
  */
-static int check_rows(const char *json, json_t *rows)
+static int check_rows(const char *json, json_t *rows, const char *q)
 {
 	static const char *const nums[] = { "pct", "pct_lo", "pct_hi" };
 	static const char *const ends[] = { "est", "lo", "hi" };
@@ -48,14 +77,15 @@ static int check_rows(const char *json, json_t *rows)
 	json_array_foreach(rows, i, r) {
 		if (!json_is_object(r))
 			return nsb_bad(json, "rows[%zu]: expected an object", i);
-		sh = json_object_get(r, "shift");
+		sh = shift_of(r, q);
 		if (!json_is_object(sh))
 			continue;	/* skipped or failed: not drawn */
 		for (k = 0; k < 3; k++) {
 			if (!finite_at(sh, ends[k]))
-				return nsb_bad(json, "rows[%zu].shift.%s: "
-					       "expected a number", i, ends[k]);
-			if (!finite_at(r, nums[k]))
+				return nsb_bad(json, "rows[%zu].%s.%s: "
+					       "expected a number", i,
+					       q ? q : "shift", ends[k]);
+			if (!q && !finite_at(r, nums[k]))
 				return nsb_bad(json, "rows[%zu].%s: expected a "
 					       "number", i, nums[k]);
 		}
@@ -106,8 +136,8 @@ static size_t family_of(struct nsb_cp *cp, json_t *r)
 	return cp->nfam++;
 }
 
-/* The rows with a shift as points, each in its family. */
-static int read_points(struct nsb_cp *cp, json_t *rows)
+/* The rows with a shift (of quantity q) as points, each in its family. */
+static int read_points(struct nsb_cp *cp, json_t *rows, const char *q)
 {
 	size_t n = json_array_size(rows), i;
 	json_t *r, *sh;
@@ -119,12 +149,22 @@ static int read_points(struct nsb_cp *cp, json_t *rows)
 	json_array_foreach(rows, i, r) {
 		struct nsb_cp_point *p = &cp->pt[cp->npt];
 
-		sh = json_object_get(r, "shift");
+		sh = shift_of(r, q);
 		if (!json_is_object(sh))
 			continue;	/* skipped or failed row */
 		p->est = num(sh, "est");
 		p->lo = fmin(num(sh, "lo"), p->est);
 		p->hi = fmax(num(sh, "hi"), p->est);
+		if (q) {
+			/* % of the off state's count; none of 0 */
+			p->pct = num(sh, "off") > 0 ?
+				 100 * p->est / num(sh, "off") : 0;
+			cache_verdict(p);
+			p->label = str_or(r, "label", "?");
+			p->fam = family_of(cp, r);
+			cp->npt++;
+			continue;
+		}
 		p->pct = num(r, "pct");
 		p->word = str_or(r, "verdict", "?");
 		p->verdict = json_is_true(json_object_get(r, "decides")) ?
@@ -143,8 +183,13 @@ static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 	const struct nsb_cp *cp = arg;
 
 	ch->unit = cp->unit;
-	snprintf(ch->title, sizeof(ch->title), "What each userns mount check "
-		 "costs (on - off, same boot)");
+	if (cp->quantity)
+		snprintf(ch->title, sizeof(ch->title), "What each userns mount "
+			 "check costs in %s, cache model (on - off; slower: "
+			 "more)", cp->unit);
+	else
+		snprintf(ch->title, sizeof(ch->title), "What each userns mount "
+			 "check costs (on - off, same boot)");
 	if (cp->np > 1) {
 		snprintf(ch->part, sizeof(ch->part), "-%d", k + 1);
 		snprintf(ch->title + strlen(ch->title), sizeof(ch->title) -
@@ -180,8 +225,19 @@ static void cap_pages(struct nsb_cp *cp, const char *json)
 		cp->npt - drawn);
 }
 
+/* The cache quantity named q (costs.json rows[].cache keys), or -1. */
+static int quantity_of(const char *q)
+{
+	int m;
+
+	for (m = 0; m < NSB_COST_NCS; m++)
+		if (!strcmp(q, nsb_cost_cs[m].key))
+			return m;
+	return -1;
+}
+
 int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
-		   const char *templates)
+		   const char *templates, const char *quantity)
 {
 	json_t *root = nsb_json_load(json), *rows;
 	struct nsb_cp cp = { 0 };
@@ -196,17 +252,32 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	rows = json_object_get(root, "rows");
 	cp.unit = json_is_true(json_object_get(root, "icount")) ?
 		  "instructions" : "ns";
+	if (quantity) {
+		int m = quantity_of(quantity);
+
+		if (m < 0) {
+			fprintf(stderr, WHO ": --quantity: not a quantity of "
+				"the cache model (costs.json rows[].cache: "
+				"loads, l1d_miss, ll_miss, cycles, "
+				"l1d_miss_cold, ...)\n");
+			goto out;
+		}
+		cp.quantity = nsb_cost_cs[m].key;
+		cp.unit = nsb_cost_cs[m].unit;
+	}
 	if (!json_is_array(rows)) {
 		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
 			"of nsbench report --json)\n", json);
 		goto out;
 	}
-	if (check_rows(json, rows))
+	if (check_rows(json, rows, cp.quantity))
 		goto out;
-	if (read_points(&cp, rows) || nsb_cp_panels(&cp))
+	if (read_points(&cp, rows, cp.quantity) || nsb_cp_panels(&cp))
 		goto oom;
 	if (!cp.npt) {
-		fprintf(stderr, WHO ": %s: no row with a shift\n", json);
+		fprintf(stderr, WHO ": %s: no row with a %s\n", json,
+			cp.quantity ? "cache-model shift (a run with "
+			"NSB_CACHESIM=1?)" : "shift");
 		goto out;
 	}
 	cap_pages(&cp, json);

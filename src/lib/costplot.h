@@ -51,6 +51,7 @@ struct nsb_cp_panel {
 
 struct nsb_cp {
 	const char *unit;
+	const char *quantity;	/* a cache-model quantity, or NULL */
 	struct nsb_cp_point *pt;
 	size_t npt;
 	struct nsb_cp_family *fam;

@@ -185,6 +185,6 @@ json_t *nsb_costs_cs_json(const struct nsb_cost_row *r);
 
 /* The headline figure from a costs JSON: OUT_DIR/STEM-costs.{svg,png}. */
 int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
-		   const char *templates);
+		   const char *templates, const char *quantity);
 
 #endif /* NSB_COSTS_H */
