@@ -133,6 +133,11 @@ done >"$out/missing.txt"
 awk -v r="$rounds" '$10 != r { print "paired in " $10 " of " r \
 	" rounds: " $2 }' "$out/rows.txt" >>"$out/missing.txt"
 nrows=$(wc -l <"$out/rows.txt")
+for f in t h; do
+	have=$(wc -l <"$out/$f.txt")
+	[ "$have" = "$nrows" ] ||
+		echo "$f.txt has $have SELinux rows, $nrows compared"
+done >>"$out/missing.txt"
 [ "$nrows" -ge 10 ] && [ ! -s "$out/missing.txt" ]
 ok $? "SELinux rows in both runs, every round paired by seed: $nrows"
 diag "$out/missing.txt"
