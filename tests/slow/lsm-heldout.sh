@@ -56,6 +56,7 @@ need jq jq
 
 rounds=${ROUNDS:-6}
 out=${OUT:-$tmp}
+mkdir -p "$out" || exit 1
 if [ ! -s "$out/toggles/costs.json" ] || [ ! -s "$out/heldout/costs.json" ]
 then
 	need_guest
