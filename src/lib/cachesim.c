@@ -235,6 +235,7 @@ int nsb_cachesim_load(struct nsb_cachesim *cs, const char *path)
 		nl = strchr(p, '\n');
 		if (!nl) {
 			free(text);
+			nsb_cachesim_free(cs);
 			return nsb_bad_at(path, ln + 1, "no newline at the end "
 					  "(the plugin did not finish it)");
 		}
