@@ -12,6 +12,7 @@
 #   - the plugin changes nothing it measures: every clock counter is the
 #     same, bit for bit, with it loaded as without it;
 #   - cold misses are at least the warm ones, on every state;
+#   - the history follows four of the model's quantities per row;
 #   - the per-function attribution (System.map) names in_userns as what
 #     the switch adds to exec at depth 8: two more walks of 8 levels;
 #   - a plugin built for another API version stops the boot with one
@@ -27,7 +28,7 @@ set -u
 
 need_guest
 need jq jq
-tap_plan 12
+tap_plan 13
 
 build=${NSB_BUILD:-$top/build}
 plugin=$build/guest/plugin/nsb-cachesim.so
@@ -112,6 +113,21 @@ d=$(jq -r 'select(.name | test("exec")) | .nsb_cs_funcs.in_userns |
 	if . then .[0] - .[1] else "none" end' "$tmp/with.entries")
 awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d >= 48) }'
 ok $? "the attribution: in_userns moves by $d insn per exec (>= 2 walks x 8 levels x 3)"
+
+# the history follows the model's quantities per benchmark, in its unit
+"$NSB" history append --history="$tmp/h.jsonl" "$tmp"/with/*.json \
+	>/dev/null 2>&1 &&
+	[ "$(jq -r 'select(.benchmark | test("depth:8/.*@l1d_miss_cold$")) |
+		"\(.unit)|\(.metric)"' "$tmp/h.jsonl")" = \
+	  "L1d misses, caches cold|nsb_on_cs_d1_miss_cold" ] &&
+	[ "$(jq -r 'select(.benchmark | test("@")) | .benchmark' "$tmp/h.jsonl" |
+		wc -l)" = 8 ] &&
+	"$NSB" history show --history="$tmp/h.jsonl" \
+		--benchmark='depth:8/.*@l1d_miss_cold' >"$tmp/show" 2>&1 &&
+	grep -q '(L1d misses, caches cold' "$tmp/show" &&
+	grep -Eq '^ +0 +[^ ]+ +[0-9]+(\.[0-9])? +[+-]' "$tmp/show"
+ok $? "history append: each row's L1d and LL misses cold and cycles, a series each, shown as counts"
+diag "$tmp/show"
 
 jq -e '.context.nsbench_cachesim_complete == "yes"' "$tmp"/with/*.json >/dev/null
 ok $? "the results say the model covered every run"

@@ -356,6 +356,7 @@ struct bench_view {
 	struct nsb_cp *cps;
 	size_t ncp;
 	bool icount;
+	int vkind;		/* enum nsb_vkind of its values */
 };
 
 /* "abc123..def456" when commits are known, else the kernels, else "". */
@@ -378,10 +379,10 @@ static void print_cp(const struct bench_view *bv, const struct nsb_cp *cp)
 		bv->pts[cp->index];
 	char v0[32], v1[32], s0[32], s1[32], range[160];
 
-	nsb_fmt_value(v0, sizeof(v0), cp->before, bv->icount);
-	nsb_fmt_value(v1, sizeof(v1), cp->after, bv->icount);
-	nsb_fmt_value(s0, sizeof(s0), cp->shift.lo, bv->icount);
-	nsb_fmt_value(s1, sizeof(s1), cp->shift.hi, bv->icount);
+	nsb_fmt_value(v0, sizeof(v0), cp->before, bv->vkind);
+	nsb_fmt_value(v1, sizeof(v1), cp->after, bv->vkind);
+	nsb_fmt_value(s0, sizeof(s0), cp->shift.lo, bv->vkind);
+	nsb_fmt_value(s1, sizeof(s1), cp->shift.hi, bv->vkind);
 	commit_range(a, b, range, sizeof(range));
 	printf("  change at #%zu: %s -> %s, %+.2f %% (shift %.0f%% CI %s.."
 	       "%s, noise %.2f %%, p %.3f)\n    between runs %s and %s%s\n",
@@ -429,7 +430,7 @@ static void print_series(const struct bench_view *bv)
 		if (c < bv->ncp && bv->cps[c].index == i)
 			printf("  ---- change %+.2f %% ----\n",
 			       bv->cps[c++].pct);
-		nsb_fmt_value(med, sizeof(med), m, bv->icount);
+		nsb_fmt_value(med, sizeof(med), m, bv->vkind);
 		printf("  %4zu  %-40.40s %14s  %+7.2f..%+-7.2f %3zu  %s\n", i,
 		       r->run, med, 100 * (r->ci_lo - m) / m,
 		       100 * (r->ci_hi - m) / m, r->n,
@@ -469,6 +470,7 @@ static int view(struct hopts *o, const struct nsb_history *h,
 	size_t i;
 
 	bv->icount = nsb_history_icount(bv->pts, bv->n);
+	bv->vkind = nsb_history_vkind(bv->pts, bv->n);
 	k = nsb_history_changes(bv->pts, bv->n, &o->cp, &bv->cps);
 	if (k < 0)
 		return -1;

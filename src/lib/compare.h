@@ -186,8 +186,14 @@ int nsb_compare_status(const struct nsb_comparison *c);
 
 /* --- compare_out.c ------------------------------------------------------ */
 
-/* Value in the row's unit ("1.234 us", "150012 insn"). */
-void nsb_fmt_value(char *buf, size_t len, double v, bool icount);
+/*
+ * What a value is: time (ns), guest instructions (icount), or a count
+ * of something else (the cache model's misses), in the caller's unit.
+ * A bool icount converts to the first two.
+ */
+enum nsb_vkind { NSB_V_TIME, NSB_V_INSN, NSB_V_COUNT };
+/* Value in the row's unit ("1.234 us", "150012 insn", "2134.5"). */
+void nsb_fmt_value(char *buf, size_t len, double v, int kind);
 void nsb_fmt_p(char *buf, size_t len, double p);
 /* Prints words of text wrapped at 72 columns, each line after indent. */
 void nsb_wrap(FILE *f, const char *indent, const char *text);

@@ -15,15 +15,19 @@
 
 /* --- formatting ------------------------------------------------------- */
 
-void nsb_fmt_value(char *buf, size_t len, double v, bool icount)
+void nsb_fmt_value(char *buf, size_t len, double v, int kind)
 {
 	static const struct { double f; const char *unit; } scale[] = {
 		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
 	};
 	size_t i;
 
-	if (icount) {
+	if (kind == NSB_V_INSN) {
 		snprintf(buf, len, v >= 1000 ? "%.0f insn" : "%.1f insn", v);
+		return;
+	}
+	if (kind == NSB_V_COUNT) {
+		snprintf(buf, len, v >= 1000 ? "%.0f" : "%.1f", v);
 		return;
 	}
 	for (i = 0; i < 3 && fabs(v) < scale[i].f; i++)

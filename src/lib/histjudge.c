@@ -12,6 +12,14 @@
 
 #include "src/lib/histjudge.h"
 
+int nsb_history_vkind(const struct nsb_hrec *const *pts, size_t n)
+{
+	if (!n || !strcmp(pts[0]->unit, NSB_UNIT_WALL))
+		return NSB_V_TIME;
+	return !strcmp(pts[0]->unit, NSB_UNIT_ICOUNT) ? NSB_V_INSN :
+							NSB_V_COUNT;
+}
+
 bool nsb_history_icount(const struct nsb_hrec *const *pts, size_t n)
 {
 	return n && !strcmp(pts[0]->unit, NSB_UNIT_ICOUNT);

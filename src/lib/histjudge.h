@@ -16,6 +16,8 @@
 #include "src/lib/compare.h"
 #include "src/lib/history.h"
 
+/* What the series' values are (enum nsb_vkind), from its unit. */
+int nsb_history_vkind(const struct nsb_hrec *const *pts, size_t n);
 /*
  * Is this series in guest instructions?  Then its change points and
  * verdicts are judged against +-NSB_ICOUNT_BAND instructions.

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "src/lib/costs.h"
 #include "src/lib/history.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/samples.h"
@@ -583,6 +584,90 @@ static json_t *one_record(const struct nsb_side *side,
 	return o;
 }
 
+/*
+ * The cache model's quantities a history follows (results of boots with
+ * the plugin, NSB_CACHESIM=1): per benchmark, the operation with the
+ * check on as the kernel runs it, each a series of its own named
+ * BENCHMARK@KEY, in the model's unit.  Four of the model's ten: the
+ * misses that a walk's lines show cold and what they add up to.
+ */
+static const enum nsb_cost_cs history_cs[] = {
+	NSB_COST_CS_D1_COLD, NSB_COST_CS_LL_COLD, NSB_COST_CS_CYCLES,
+	NSB_COST_CS_CYCLES_COLD,
+};
+
+/* Does the results file carry the cache model's counters? */
+static bool has_cachesim(const char *path)
+{
+	json_t *root = nsb_json_load(path);
+	bool yes = nsb_json_str(json_object_get(root, "context"),
+				"nsbench_cachesim") != NULL;
+
+	json_decref(root);
+	return yes;
+}
+
+/* Series s renamed BENCHMARK@KEY; -1 out of memory. */
+static int rename_series(struct nsb_series *s, const char *key)
+{
+	char *name;
+
+	if (asprintf(&name, "%s@%s", s->name, key) < 0)
+		return -1;
+	free(s->name);
+	s->name = name;
+	return 0;
+}
+
+/* Quantity m's records of the files that have it, into arr; -1 fails. */
+static int cache_quantity(json_t *arr, const struct nsb_cost_cs_metric *m,
+			  char **files, size_t nfiles, const char *run,
+			  const char *stamp, json_t *paths)
+{
+	struct nsb_side cs;
+	struct nsb_hrec r;
+	size_t i;
+	json_t *o;
+	int ret = -1;
+
+	nsb_side_init(&cs, "cache model");
+	cs.metric = m->on;
+	cs.zero_ok = cs.optional = true;
+	for (i = 0; i < nfiles; i++)
+		if (has_cachesim(files[i]) && nsb_side_load(&cs, files[i]))
+			goto out;
+	cs.unit = m->unit;
+	for (i = 0; i < cs.n; i++) {
+		if (!cs.s[i].n)
+			continue;
+		if (rename_series(&cs.s[i], m->key))
+			goto out;
+		o = one_record(&cs, &cs.s[i], run, stamp, paths);
+		if (!o || json_array_append_new(arr, o))
+			goto out;
+		/* never write a line the reader would skip */
+		if (nsb_hrec_parse(o, &r))
+			goto out;
+	}
+	ret = 0;
+out:
+	nsb_side_free(&cs);
+	return ret;
+}
+
+/* The cache quantities' records of the files that have them, into arr. */
+static int cache_records(json_t *arr, char **files, size_t nfiles,
+			 const char *run, const char *stamp, json_t *paths)
+{
+	size_t q;
+
+	for (q = 0; q < NSB_ARRAY_SIZE(history_cs); q++)
+		if (cache_quantity(arr, &nsb_cost_cs[history_cs[q]], files,
+				   nfiles, run, stamp, paths))
+			return -1;
+	return 0;
+}
+
 json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 {
 	struct nsb_side side;
@@ -617,6 +702,8 @@ json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
 			goto fail;
 		}
 	}
+	if (cache_records(arr, files, nfiles, run, stamp, paths))
+		goto fail;
 	goto out;
 fail:
 	json_decref(arr);

@@ -155,7 +155,7 @@ static void latest_cells(FILE *f, const struct nsb_pub_bench *b)
 		fputs("</td>", f);
 		return;
 	}
-	nsb_fmt_value(v, sizeof(v), b->last->median, b->icount);
+	nsb_fmt_value(v, sizeof(v), b->last->median, b->vkind);
 	fprintf(f, "<td class=\"num\">%s</td><td class=\"%s\">%s</td><td>",
 		v, verdict_class(b->verdict), verdict_class(b->verdict));
 	if (b->base) {
@@ -287,10 +287,10 @@ static void cp_rows(FILE *f, const struct nsb_pub *p,
 		const struct nsb_hrec *x = b->pts[c->index - 1];
 		const struct nsb_hrec *y = b->pts[c->index];
 
-		nsb_fmt_value(v0, sizeof(v0), c->before, b->icount);
-		nsb_fmt_value(v1, sizeof(v1), c->after, b->icount);
-		nsb_fmt_value(s0, sizeof(s0), c->shift.lo, b->icount);
-		nsb_fmt_value(s1, sizeof(s1), c->shift.hi, b->icount);
+		nsb_fmt_value(v0, sizeof(v0), c->before, b->vkind);
+		nsb_fmt_value(v1, sizeof(v1), c->after, b->vkind);
+		nsb_fmt_value(s0, sizeof(s0), c->shift.lo, b->vkind);
+		nsb_fmt_value(s1, sizeof(s1), c->shift.hi, b->vkind);
 		fprintf(f, "<tr><td class=\"num\">%zu</td><td>", c->index);
 		range_text(f, x, y);
 		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s"
@@ -320,9 +320,9 @@ static void run_rows(FILE *f, const struct nsb_pub_bench *b)
 	for (i = b->n; i-- > 0;) {
 		const struct nsb_hrec *r = b->pts[i];
 
-		nsb_fmt_value(m, sizeof(m), r->median, b->icount);
-		nsb_fmt_value(lo, sizeof(lo), r->ci_lo, b->icount);
-		nsb_fmt_value(hi, sizeof(hi), r->ci_hi, b->icount);
+		nsb_fmt_value(m, sizeof(m), r->median, b->vkind);
+		nsb_fmt_value(lo, sizeof(lo), r->ci_lo, b->vkind);
+		nsb_fmt_value(hi, sizeof(hi), r->ci_hi, b->vkind);
 		fprintf(f, "<tr><td class=\"num\">%zu</td><td class=\"name\">",
 			i);
 		nsb_html_put(f, r->run);
@@ -359,7 +359,7 @@ int nsb_pub_bench_page(struct nsb_pub *p, const struct nsb_pub_bench *b)
 	fputs("</tr></tbody></table>\n<p class=\"meta\">Median and CI per "
 	      "run, oldest first (labels: kernel commit, else date); change "
 	      "points dashed, segment medians orange.</p>\n", f);
-	nsb_svg_trend(f, b->pts, b->n, b->cps, b->ncp, b->icount);
+	nsb_svg_trend(f, b->pts, b->n, b->cps, b->ncp, b->vkind);
 	cp_rows(f, p, b);
 	run_rows(f, b);
 	return page_close(f);
@@ -450,8 +450,8 @@ static int change_list(FILE *f, const struct nsb_pub *p, int sign)
 				fputs("</tbody></table>\n", f);
 			group_head(f, p, c);
 		}
-		nsb_fmt_value(v0, sizeof(v0), c->c->before, c->b->icount);
-		nsb_fmt_value(v1, sizeof(v1), c->c->after, c->b->icount);
+		nsb_fmt_value(v0, sizeof(v0), c->c->before, c->b->vkind);
+		nsb_fmt_value(v1, sizeof(v1), c->c->after, c->b->vkind);
 		fputs("<tr><td class=\"name\">", f);
 		bench_link(f, c->b, "");
 		fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">"

@@ -28,7 +28,7 @@ struct frame {
 	size_t n;
 	double lo, hi;	/* y range */
 	double ml;	/* the left margin: the widest y label's */
-	bool icount;
+	int vkind;		/* enum nsb_vkind */
 };
 
 static double fx(const struct frame *fr, double i)
@@ -88,7 +88,7 @@ static double y_axis(FILE *f, const struct frame *fr)
 		fprintf(f, "<g class=\"axis\">\n");
 	/* counted, not summed: a step under v's precision cannot stall it */
 	for (k = 0; k < 12 && (v = (k0 + k) * step) <= fr->hi; k++) {
-		nsb_fmt_value(buf, sizeof(buf), v, fr->icount);
+		nsb_fmt_value(buf, sizeof(buf), v, fr->vkind);
 		wide = fmax(wide, nsb_text_px(buf, FONT_PX));
 		if (!f)
 			continue;
@@ -160,7 +160,7 @@ static void band(FILE *f, const struct frame *fr,
 
 /* Each run a point; its tooltip says which run it is and what it held. */
 static void points(FILE *f, const struct frame *fr,
-		   const struct nsb_hrec *const *pts, bool icount)
+		   const struct nsb_hrec *const *pts, int vkind)
 {
 	char m[32], lo[32], hi[32];
 	size_t i;
@@ -169,9 +169,9 @@ static void points(FILE *f, const struct frame *fr,
 	for (i = 0; i < fr->n; i++) {
 		const struct nsb_hrec *r = pts[i];
 
-		nsb_fmt_value(m, sizeof(m), r->median, icount);
-		nsb_fmt_value(lo, sizeof(lo), r->ci_lo, icount);
-		nsb_fmt_value(hi, sizeof(hi), r->ci_hi, icount);
+		nsb_fmt_value(m, sizeof(m), r->median, vkind);
+		nsb_fmt_value(lo, sizeof(lo), r->ci_lo, vkind);
+		nsb_fmt_value(hi, sizeof(hi), r->ci_hi, vkind);
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"><title>",
 			fx(fr, (double)i), fy(fr, r->median));
 		nsb_html_printf(f, "#%zu %s: %s [%s, %s] %s", i, r->run, m, lo,
@@ -219,14 +219,14 @@ static void changes(FILE *f, const struct frame *fr, const struct nsb_cp *cps,
 }
 
 void nsb_svg_trend(FILE *f, const struct nsb_hrec *const *pts, size_t n,
-		   const struct nsb_cp *cps, size_t ncp, bool icount)
+		   const struct nsb_cp *cps, size_t ncp, int vkind)
 {
 	struct frame fr;
 
 	if (!n)
 		return;
 	frame_of(&fr, pts, n);
-	fr.icount = icount;
+	fr.vkind = vkind;
 	fr.ml = y_axis(NULL, &fr);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"trend\" "
 		"viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"trend: "
@@ -234,7 +234,7 @@ void nsb_svg_trend(FILE *f, const struct nsb_hrec *const *pts, size_t n,
 	y_axis(f, &fr);
 	band(f, &fr, pts);
 	changes(f, &fr, cps, ncp);
-	points(f, &fr, pts, icount);
+	points(f, &fr, pts, vkind);
 	x_labels(f, &fr, pts);
 	fputs("</svg>\n", f);
 }

@@ -20,6 +20,6 @@ struct nsb_hrec;
  * with their size, segment medians.  No script, no external reference.
  */
 void nsb_svg_trend(FILE *f, const struct nsb_hrec *const *pts, size_t n,
-		   const struct nsb_cp *cps, size_t ncp, bool icount);
+		   const struct nsb_cp *cps, size_t ncp, int vkind);
 
 #endif /* NSB_SVGTREND_H */

@@ -21,6 +21,7 @@
 #include "src/lib/changepoint.h"
 #include "src/lib/escape.h"
 #include "src/lib/gnuplot.h"
+#include "src/lib/histjudge.h"
 #include "src/lib/history.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/samples.h"
@@ -256,12 +257,13 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 		   const struct nsb_hrec *const *pts, size_t n,
 		   const struct nsb_cp *cps, size_t ncp)
 {
-	bool icount = n && !strcmp(pts[0]->unit, NSB_UNIT_ICOUNT);
+	int vkind = nsb_history_vkind(pts, n);
 	char tmp[PATH_MAX], stem[256], title[320], lvl[32], *base = NULL;
 	struct nsb_trend_chart ch = {
 		.who = WHO, .tmp = tmp,
 		.svg = o->svg, .png = o->png, .title = title,
-		.unit = icount ? "guest instructions" : "ns",
+		.unit = vkind == NSB_V_INSN ? "guest instructions" :
+			vkind == NSB_V_COUNT ? pts[0]->unit : "ns",
 		.extra = "run, oldest first (labels: kernel commit, else date)",
 		.label_max = 32, .cps = cps, .ncp = ncp,
 	};
