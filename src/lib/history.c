@@ -619,7 +619,7 @@ static int rename_series(struct nsb_series *s, const char *key)
 	return 0;
 }
 
-/* Quantity m's records of the files that have it, into arr; -1 fails. */
+/* Quantity m's records of files (each with the model), into arr. */
 static int cache_quantity(json_t *arr, const struct nsb_cost_cs_metric *m,
 			  char **files, size_t nfiles, const char *run,
 			  const char *stamp, json_t *paths)
@@ -634,7 +634,7 @@ static int cache_quantity(json_t *arr, const struct nsb_cost_cs_metric *m,
 	cs.metric = m->on;
 	cs.zero_ok = cs.optional = true;
 	for (i = 0; i < nfiles; i++)
-		if (has_cachesim(files[i]) && nsb_side_load(&cs, files[i]))
+		if (nsb_side_load(&cs, files[i]))
 			goto out;
 	cs.unit = m->unit;
 	for (i = 0; i < cs.n; i++) {
@@ -655,17 +655,30 @@ out:
 	return ret;
 }
 
-/* The cache quantities' records of the files that have them, into arr. */
+/*
+ * The cache quantities' records of the files that have the model, into
+ * arr: each file asked once, not once per quantity.
+ */
 static int cache_records(json_t *arr, char **files, size_t nfiles,
 			 const char *run, const char *stamp, json_t *paths)
 {
-	size_t q;
+	char **with = malloc((nfiles + 1) * sizeof(*with));
+	size_t q, i, n = 0;
+	int ret = -1;
 
+	if (!with)
+		return -1;
+	for (i = 0; i < nfiles; i++)
+		if (has_cachesim(files[i]))
+			with[n++] = files[i];
 	for (q = 0; q < NSB_ARRAY_SIZE(history_cs); q++)
-		if (cache_quantity(arr, &nsb_cost_cs[history_cs[q]], files,
-				   nfiles, run, stamp, paths))
-			return -1;
-	return 0;
+		if (n && cache_quantity(arr, &nsb_cost_cs[history_cs[q]], with,
+					n, run, stamp, paths))
+			goto out;
+	ret = 0;
+out:
+	free(with);
+	return ret;
 }
 
 json_t *nsb_history_records(char **files, size_t nfiles, const char *run_id)
