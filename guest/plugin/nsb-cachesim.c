@@ -145,13 +145,22 @@ static void chunk_close(void)
 	p.in_chunk = false;
 }
 
-static void run_reset(void)
+/*
+ * The attribution's counts start at zero with each run; cleared here
+ * only, not at its end too (some 2 MB of counters for a kernel's
+ * functions).
+ */
+static void attribution_reset(void)
 {
 	int st;
 
 	for (st = 0; st < 3 && p.fs.n; st++)
 		memset(p.fc[st], 0, (p.fs.n + 1) * sizeof(*p.fc[st]));
 	memset(p.state_ops, 0, sizeof(p.state_ops));
+}
+
+static void run_reset(void)
+{
 	p.in_run = p.in_chunk = false;
 	p.arm = ARM_NONE;
 	p.n = p.replayed = 0;
@@ -247,6 +256,7 @@ static void on_event(int ev)
 	switch (ev) {
 	case NSB_MARK_RUN_BEGIN:
 		run_reset();
+		attribution_reset();
 		p.in_run = true;
 		p.id_bits = 32;
 		break;
