@@ -355,7 +355,6 @@ struct bench_view {
 	size_t n;
 	struct nsb_cp *cps;
 	size_t ncp;
-	bool icount;
 	int vkind;		/* enum nsb_vkind of its values */
 };
 
@@ -469,7 +468,6 @@ static int view(struct hopts *o, const struct nsb_history *h,
 	long k;
 	size_t i;
 
-	bv->icount = nsb_history_icount(bv->pts, bv->n);
 	bv->vkind = nsb_history_vkind(bv->pts, bv->n);
 	k = nsb_history_changes(bv->pts, bv->n, &o->cp, &bv->cps);
 	if (k < 0)
@@ -544,7 +542,7 @@ static int sub_views(struct hopts *o, const struct nsb_history *h)
 		if (n > 0 && view(o, h, &bv, out))
 			n = -1;
 		changes += bv.ncp;
-		icount |= bv.icount;
+		icount |= bv.vkind == NSB_V_INSN;
 		free(bv.pts);
 		free(bv.cps);
 		if (n < 0)

@@ -22,7 +22,7 @@ int nsb_history_vkind(const struct nsb_hrec *const *pts, size_t n)
 
 bool nsb_history_icount(const struct nsb_hrec *const *pts, size_t n)
 {
-	return n && !strcmp(pts[0]->unit, NSB_UNIT_ICOUNT);
+	return nsb_history_vkind(pts, n) == NSB_V_INSN;
 }
 
 long nsb_history_changes(const struct nsb_hrec *const *pts, size_t n,

@@ -73,7 +73,6 @@ static int judge(const struct nsb_pub *p, struct nsb_pub_bench *b)
 	if (k < 0)
 		return -1;
 	b->n = (size_t)k;
-	b->icount = nsb_history_icount(b->pts, b->n);
 	b->vkind = nsb_history_vkind(b->pts, b->n);
 	k = nsb_history_changes(b->pts, b->n, &p->o->cp, &b->cps);
 	if (k < 0)

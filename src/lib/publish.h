@@ -53,7 +53,6 @@ struct nsb_pub_bench {
 	size_t n;
 	struct nsb_cp *cps;
 	size_t ncp;
-	bool icount;
 	int vkind;		/* enum nsb_vkind of its values */
 	const struct nsb_hrec *last;	/* its newest record, any status */
 	const struct nsb_hrec *base;	/* what the verdict compares with */
