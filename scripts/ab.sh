@@ -776,9 +776,9 @@ elif ls "$out"/A/*.json >/dev/null 2>&1; then
 		rc=0
 		"$nsb" profile --json="$out/profile.json" "$out/A/profile" -- \
 			"$out/B/profile" >"$out/profile.txt" 2>"$out/profile.err" || rc=$?
-		[ "$rc" != 0 ] || "$nsb" plot --profile="$out/profile.json" \
+		[ "$rc" != 0 ] || "$nsb" plot profile "$out/profile.json" \
 			--out-dir="$out" --stem=where >/dev/null ||
-			progress "warn" "no per-symbol plot (nsbench plot --profile failed)"
+			progress "warn" "no per-symbol plot (nsbench plot profile failed)"
 		[ "$rc" = 0 ] || [ "$rounds" -lt 2 ] ||
 			die "nsbench profile failed: $(cat "$out/profile.err")"
 		progress "report" "$out/report.txt, per symbol: $out/profile.txt"

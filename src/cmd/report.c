@@ -71,7 +71,7 @@ static const struct nsb_usage report_usage = {
 	.who = "nsbench report",
 	.synopsis = "nsbench report [options] BASE... -- PATCHED...\n"
 		    "nsbench report [options] FILE|DIR...  (no \"--\": "
-		    "nsbench costs)",
+		    "nsbench costs; deprecated)",
 	.about = "The comparison as a posting-ready report: plain text of at "
 		 "most 72\ncolumns for an LKML reply, or Markdown; then the "
 		 "provenance of both\nsides and the commands that reproduce "
@@ -96,7 +96,9 @@ static int load_profiles(struct report_opts *ro,
 
 /*
  * Files without "--": the check costs of one toggles kernel, the old
- * spelling of nsbench costs.  No file at all (--help): report's own.
+ * spelling of nsbench costs, kept for scripts written against it and
+ * said to be old on stderr (stdout stays what costs writes).  No file at
+ * all (--help): report's own.
  */
 static bool costs_args(int argc, char **argv)
 {
@@ -143,8 +145,11 @@ int cmd_report(int argc, char **argv)
 	FILE *f;
 	int ret;
 
-	if (costs_args(argc, argv))
+	if (costs_args(argc, argv)) {
+		fputs("nsbench report: FILE|DIR... without \"--\" is deprecated; "
+		      "use nsbench costs\n", stderr);
 		return cmd_costs(argc, argv);
+	}
 	ret = nsb_compare_main(&c, argc, argv, opts, &report_usage);
 	if (ret) {
 		ret = ret == NSB_PARSE_HELP ? 0 : ret;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * costplot.c — `nsbench plot --costs=FILE`: the headline figure of the
+ * costplot.c — `nsbench plot costs FILE`: the headline figure of the
  * check costs from `nsbench costs --json` (plots/costs.gp).  Rows are
  * grouped by family (a check under one LSM) into panels, each with its
  * own x range (costpanel.c), so a +3 row and a -30,435 row both show
@@ -63,7 +63,7 @@ static void cache_verdict(struct nsb_cp_point *p)
 }
 
 /*
- * The rows as nsbench report --json writes them: a string or a number
+ * The rows as nsbench costs --json writes them: a string or a number
  * where a number is drawn became 0 and was plotted as a measurement.
  * Returns 0, or -1 after naming the first bad row.
  */
@@ -267,7 +267,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	}
 	if (!json_is_array(rows)) {
 		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
-			"of nsbench report --json)\n", json);
+			"of nsbench costs --json)\n", json);
 		goto out;
 	}
 	if (check_rows(json, rows, cp.quantity))

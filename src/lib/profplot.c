@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profplot.c — `nsbench plot --profile=FILE`: per benchmark of `nsbench
+ * profplot.c — `nsbench plot profile FILE`: per benchmark of `nsbench
  * profile --json`, the symbols' shifts per op with their CIs as a bar
  * chart (plots/profile.gp).  Symbol names are data from perf: each goes
  * to gnuplot as a cleaned, quoted field of the data file (nsb_gp_field),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rowplot.h — the rows of a JSON file as row charts (plots/KIND.gp): the
- * one driver of `nsbench plot --costs` (costplot.c) and `--profile`
+ * one driver of `nsbench plot costs` (costplot.c) and `plot profile`
  * (profplot.c).  A plot says what its charts are; the driver makes the
  * output and private directories, writes each chart's data file, names
  * its SVG and PNG and runs gnuplot.

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One spelling per command: the project's own code says `nsbench costs`
+# and `nsbench plot MODE FILE`, never the deprecated `nsbench report
+# FILE|DIR...` (no "--") or `plot --costs=/--trend=/--profile=FILE`.  The
+# aliases stay for scripts written elsewhere; a test of an alias marks
+# its line with "old spelling on purpose" (on it or the line before).
+# The deprecation lines themselves are checked here too.
+
+set -u
+# shellcheck source=tests/lib-tap.sh
+. "$(dirname "$0")/lib-tap.sh"
+need python3 python3
+
+# scan FILE...: "path:line: text" of each deprecated spelling
+scan() {
+	python3 - "$@" <<'EOF'
+import re, sys
+
+# how the project's code runs nsbench: the name, $nsb, $NSB, ${NSB},
+# $(NSBENCH), or a C test's command string
+NSB = r'(?:\bnsbench|\$\{?nsb\}?|\$\{?NSB\}?|\$\(NSBENCH\)|\$\{?nsbench\}?)"?'
+REPORT = re.compile(NSB + r'\s+report\b(.*)')
+PLOT = re.compile(r'(?:' + NSB + r'\s+|"|\b)plot\b(?!\s*\()(.*)')
+OLD_PLOT = re.compile(r'(?<![\w-])--(costs|trend|profile)(?:=|\s|$|")')
+MARK = 'old spelling on purpose'
+
+for path in sys.argv[1:]:
+    try:
+        lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
+    except OSError:
+        continue
+    i = 0
+    while i < len(lines):
+        start = i
+        text = lines[i]
+        # a command continued over lines (shell "\", C string pieces)
+        while text.endswith('\\') and i + 1 < len(lines):
+            i += 1
+            text = text[:-1] + ' ' + lines[i]
+        i += 1
+        near = '\n'.join(lines[max(0, start - 1):i])
+        if MARK in near:
+            continue
+        if not path.endswith(('.c', '.h', '.md')):
+            # shell: what runs, not what is said (comments, messages)
+            text = re.sub(r"'[^']*'", "''", text)
+            text = re.sub(r'"([^"]*)"', lambda q: q.group(0) if
+                          re.fullmatch(r'\$\{?(nsb|NSB|nsbench)\}?', q.group(1))
+                          else '""', text)
+            text = re.sub(r'(^|\s)#.*', '', text)
+        bad = None
+        m = REPORT.search(text)
+        if m:
+            # the command's own words: up to a pipe, redirection, list,
+            # substitution's end or quote's end
+            words = re.split(r'[|;&>`)]', m.group(1))[0].split()
+            if words and words[0] not in ('--help', '-h') and \
+                    '--' not in words and \
+                    any(not w.startswith('-') for w in words):
+                bad = 'nsbench report FILE|DIR... (say nsbench costs)'
+        m = PLOT.search(text)
+        if m and not bad:
+            o = OLD_PLOT.search(m.group(1))
+            if o:
+                bad = 'plot --%s (say nsbench plot %s FILE)' % (o.group(1), o.group(1))
+        if bad:
+            print('%s:%d: %s: %s' % (path, start + 1, bad, lines[start].strip()))
+EOF
+}
+
+# the files: every script, test, build file, guest plan and doc example
+cd "$top" || exit 1
+mapfile -t files < <(git ls-files -- scripts tests guest contrib bench \
+	workloads plots kernel-patches Makefile '*.mk' '*.md' |
+	grep -Ev '^tests/t92-spellings\.sh$|^tests/fixtures/')
+[ "${#files[@]}" -gt 50 ]
+ok $? "the project's own code: ${#files[@]} files to read"
+
+scan "${files[@]}" >"$tmp/bad"
+[ ! -s "$tmp/bad" ]
+ok $? "no command in the project's own code uses a deprecated spelling"
+diag "$tmp/bad"
+
+# the scan finds what it is for: each deprecated spelling, once
+cat >"$tmp/old.sh" <<'EOF'
+"$nsb" report --json="$tmp/c.json" "$tmp/t"
+nsbench report results/checks
+"$NSB" plot --costs="$tmp/c.json" --out-dir=x
+"$nsb" plot --out-dir=x \
+	--trend=trend.txt
+EOF
+echo '	"plot --profile={F} --out-dir={OD}",' >"$tmp/old.c"
+cat >"$tmp/new.sh" <<'EOF'
+"$nsb" costs --json="$tmp/c.json" "$tmp/t"
+"$nsb" report --markdown "$A" -- "$B"
+"$nsb" report --profile-base=A/profile \
+	--profile-patched=B/profile A/r*.json -- B/r*.json
+"$nsb" report --help
+"$NSB" plot costs "$tmp/c.json" --out-dir=x
+"$nsb" plot trend --out-dir=x trend.txt
+"$NSB" history plot --history=h.jsonl --out-dir=x
+perf report -i perf.data --stdio
+EOF
+is "$(scan "$tmp/old.sh" "$tmp/old.c" | wc -l)" 5 \
+	"the scan finds each deprecated spelling"
+scan "$tmp/old.sh" "$tmp/old.c" | diag
+is "$(scan "$tmp/new.sh" | wc -l)" 0 "... and none in the current ones"
+scan "$tmp/new.sh" | diag
+
+# the aliases still work, and say they are deprecated, on stderr only
+run 2 "report FILE: the old spelling still runs costs" \
+	report "$tmp/nosuch.json"
+grep -qx 'nsbench report: FILE|DIR... without "--" is deprecated; use nsbench costs' \
+	"$tmp/err"
+ok $? "... with one deprecation line on stderr"
+printf '%s\n' '2026-11-20T08:00:00Z 1 1 1' >"$tmp/trend.txt"
+for m in costs trend profile; do
+	"$NSB" plot --$m="$tmp/nosuch" --out-dir="$tmp/p" >/dev/null 2>"$tmp/err"
+	grep -qx "nsbench plot: --$m=FILE is deprecated; use nsbench plot $m FILE" \
+		"$tmp/err"
+	ok $? "plot --$m=FILE: one deprecation line"
+	"$NSB" plot $m "$tmp/nosuch" --out-dir="$tmp/p" >/dev/null 2>"$tmp/err"
+	! grep -q deprecated "$tmp/err"
+	ok $? "plot $m FILE: none"
+done
+"$NSB" plot --help >"$tmp/h" 2>&1 && grep -q 'deprecated' "$tmp/h"
+ok $? "plot --help names the old spellings as deprecated"
+tap_done
