@@ -22,9 +22,10 @@ build_dir() {
 
 # default_version TOP: the kernel version make run builds when KERNEL is
 # not given, the one line of kernel-patches/default-version (6.1, 6.12);
-# nothing if the line is not a version.
+# nothing if the line is not a version.  default-version.sh reads it, for
+# this and for every other reader.
 default_version() {
-	sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$1/kernel-patches/default-version"
+	sh "$(dirname "${BASH_SOURCE[0]}")/default-version.sh" "$1"
 }
 
 # The kernel source a run builds when no --ksrc is given: Debian's
