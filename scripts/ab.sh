@@ -222,8 +222,8 @@ if [ "$merge" = 0 ]; then
 	vA='' vB=''
 	[ -n "$kdirA" ] || vA=$(src_version "$base_ref")
 	[ -n "$kdirB" ] || vB=$(src_version "$ref")
-	[ -z "$vA" ] || series_dir "$top" "$base" "$vA" >/dev/null || exit 1
-	[ -z "$vB" ] || series_dir "$top" "$series" "$vB" >/dev/null || exit 1
+	[ -z "$vA" ] || series_dir "$top" "$base" "$vA" >/dev/null || exit
+	[ -z "$vB" ] || series_dir "$top" "$series" "$vB" >/dev/null || exit
 	[ -z "$bootfile" ] || [ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
 	for ((i = 1; i < ${#frags[@]}; i += 2)); do
 		[ -r "${frags[$i]}" ] || die "--config '${frags[$i]}' not found"
@@ -303,7 +303,7 @@ plan=${plan:-$top/guest/plans/ab.plan}
 plan_lsms=''
 if [ "$merge" = 0 ]; then
 	plan_lsms=$(plan_checks "$top" "$plan" | awk '$2 != "none" { print $2 }' |
-		sort -u | tr '\n' ' ') || exit 1
+		sort -u | tr '\n' ' ') || exit
 fi
 
 # Everything after this point takes time: the output directory.

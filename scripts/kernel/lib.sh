@@ -7,9 +7,11 @@
 NSB_CACHE=${NSB_CACHE:-/var/cache/nsbench}
 export NSB_CACHE
 
+# Bad input or a failed step exits 2, as nsbench's commands do: 1 is a
+# verdict (a slower row, bisect's "nothing to bisect"), never an error.
 die() {
 	echo "${0##*/}: error: $*" >&2
-	exit 1
+	exit 2
 }
 
 # build_dir TOP: the build whose binaries a script runs, absolute: the one
@@ -36,7 +38,7 @@ export NSB_KERNEL
 case "$NSB_KERNEL" in
 [0-9]*.[0-9]*) ;;
 *) echo "${0##*/}: error: NSB_KERNEL (KERNEL) must be a version such as 6.1 or 6.12, not '$NSB_KERNEL'" >&2
-   exit 1 ;;
+   exit 2 ;;
 esac
 
 # default_tarball: the tarball of the default source.
@@ -277,8 +279,8 @@ plan_steps() {
 # and yields nothing: which LSM a boot has is the boots' business.
 plan_checks() {
 	local reg steps
-	reg=$(checks_registry "$1") || exit 1
-	steps=$(plan_steps "$1/guest/plans" "$2") || exit 1
+	reg=$(checks_registry "$1") || exit 2
+	steps=$(plan_steps "$1/guest/plans" "$2") || exit 2
 	awk -v me="${0##*/}" -v plan="$2" -v reg="$reg" '
 	BEGIN {
 		n = split(reg, row, "\n")
@@ -298,5 +300,5 @@ plan_checks() {
 			exit 1
 		}
 		print name " " lsm[name]
-	}' <<<"$steps" || exit 1
+	}' <<<"$steps" || exit 2
 }
