@@ -244,6 +244,32 @@ checks_registry() {
 	}' "$def" || die "kernel-patches/checks.def unreadable (see above)"
 }
 
+# checks_funcs TOP: the kernel functions of every check (the FUNCS line
+# after each row of kernel-patches/checks.def: the second line of a row,
+# a quoted list of names), one a line, each once.  A row without that
+# line is an error naming the line.
+checks_funcs() {
+	local def=$1/kernel-patches/checks.def
+	checks_registry "$1" >/dev/null || exit 2
+	awk -v def="$def" '
+	row {
+		row = 0
+		if ($0 !~ /^[ \t]*"[a-z_0-9][a-z_0-9 ]*",$/) {
+			printf "%s:%d: not a FUNCS line (see the header): %s\n", def, NR, $0 >"/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		gsub(/[",]/, "")
+		for (i = 1; i <= NF; i++)
+			if (!($i in seen)) {
+				seen[$i] = 1
+				print $i
+			}
+	}
+	/^NSB_CHECK\(/ { row = 1 }
+	' "$def" || die "kernel-patches/checks.def unreadable (see above)"
+}
+
 # plan_steps PLANS-DIR PLAN: the plan's steps as the guest runs them, one
 # per line: a line continued with '\' joined to the next, comments (a
 # '#' starting a word) and blank lines dropped, and `include NAME`
