@@ -3,7 +3,8 @@
 #
 # One spelling per command: the project's own code says `nsbench costs`
 # and `nsbench plot MODE FILE`, never the deprecated `nsbench report
-# FILE|DIR...` (no "--") or `plot --costs=/--trend=/--profile=FILE`.  The
+# FILE|DIR...` (no "--"), `plot --costs=/--trend=/--profile=FILE` or
+# `history publish --out=DIR` (--out is a FILE everywhere else).  The
 # aliases stay for scripts written elsewhere; a test of an alias marks
 # its line with "old spelling on purpose" (on it or the line before).
 # The deprecation lines themselves are checked here too.
@@ -23,6 +24,7 @@ import re, sys
 NSB = r'(?:\bnsbench|\$\{?nsb\}?|\$\{?NSB\}?|\$\(NSBENCH\)|\$\{?nsbench\}?)"?'
 REPORT = re.compile(NSB + r'\s+report\b(.*)')
 PLOT = re.compile(r'(?:' + NSB + r'\s+|"|\b)plot\b(?!\s*\()(.*)')
+PUBLISH = re.compile(r'\bhistory\s+publish\b.*--out(?:=|\s)')
 OLD_PLOT = re.compile(r'(?<![\w-])--(costs|trend|profile)(?:=|\s|$|")')
 MARK = 'old spelling on purpose'
 
@@ -65,6 +67,8 @@ for path in sys.argv[1:]:
             o = OLD_PLOT.search(m.group(1))
             if o:
                 bad = 'plot --%s (say nsbench plot %s FILE)' % (o.group(1), o.group(1))
+        if not bad and PUBLISH.search(text):
+            bad = 'history publish --out=DIR (say --out-dir=DIR)'
         if bad:
             print('%s:%d: %s: %s' % (path, start + 1, bad, lines[start].strip()))
 EOF
@@ -90,6 +94,7 @@ nsbench report results/checks
 "$NSB" plot --costs="$tmp/c.json" --out-dir=x
 "$nsb" plot --out-dir=x \
 	--trend=trend.txt
+"$NSB" history publish --history=h.jsonl --out=site
 EOF
 echo '	"plot --profile={F} --out-dir={OD}",' >"$tmp/old.c"
 cat >"$tmp/new.sh" <<'EOF'
@@ -101,9 +106,10 @@ cat >"$tmp/new.sh" <<'EOF'
 "$NSB" plot costs "$tmp/c.json" --out-dir=x
 "$nsb" plot trend --out-dir=x trend.txt
 "$NSB" history plot --history=h.jsonl --out-dir=x
+"$NSB" history publish --history=h.jsonl --out-dir=site
 perf report -i perf.data --stdio
 EOF
-is "$(scan "$tmp/old.sh" "$tmp/old.c" | wc -l)" 5 \
+is "$(scan "$tmp/old.sh" "$tmp/old.c" | wc -l)" 6 \
 	"the scan finds each deprecated spelling"
 scan "$tmp/old.sh" "$tmp/old.c" | diag
 is "$(scan "$tmp/new.sh" | wc -l)" 0 "... and none in the current ones"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * publish.c — `nsbench history publish --out=DIR`: the model of the site
+ * publish.c — `nsbench history publish --out-dir=DIR`: the model of the site
  * (each benchmark's series, change points and latest verdict, by the
  * rules of histjudge.c that `changes` and `gate` use) and its atomic
  * writing: every page goes into DIR.tmp.XXXXXX beside DIR, which then
