@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * escape.c — the one seam between data from elsewhere (benchmark names,
- * context values, history lines) and the line-based formats nsbench
- * writes.  A name is data: a vertical tab or U+2028 in it must not split
- * a KTAP line for kunit.py (Python's str.splitlines() breaks at \v, \f,
- * \x1c-\x1e, U+0085, U+2028 and U+2029 as well as \n and \r), a '|' must
- * not split a Markdown table row, a '<' must not open an HTML tag.
+ * escape.c — data from elsewhere (benchmark names, context values, history
+ * lines) made safe for the line-based text formats nsbench writes: UTF-8
+ * and control-character checks, plain and KTAP lines, Markdown code spans
+ * and text.  Other formats escape beside their writers: HTML and XML in
+ * html.c, shell words in shquote.c, gnuplot data fields in gnuplot.c.  A
+ * name is data: a vertical tab or U+2028 in it must not split a KTAP line
+ * for kunit.py (Python's str.splitlines() breaks at \v, \f, \x1c-\x1e,
+ * U+0085, U+2028 and U+2029 as well as \n and \r), a '|' must not split
+ * a Markdown table row, a '<' must not open an HTML tag.
  */
 #include <stdio.h>
 #include <stdlib.h>
