@@ -7,7 +7,8 @@
 # `history publish --out=DIR` (--out is a FILE everywhere else).  The
 # aliases stay for scripts written elsewhere; a test of an alias marks
 # its line with "old spelling on purpose" (on it or the line before).
-# The deprecation lines themselves are checked here too.
+# The deprecation lines themselves are checked here too, and ab.sh's
+# options: one table that its parser reads and its --help prints.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -133,4 +134,25 @@ for m in costs trend profile; do
 done
 "$NSB" plot --help >"$tmp/h" 2>&1 && grep -q 'deprecated' "$tmp/h"
 ok $? "plot --help names the old spellings as deprecated"
+# ab.sh: its options one table, which the parser reads and --help prints
+ab=$top/scripts/ab.sh
+sed -n '/^ab_options=(/,/^)/s/^"\(--[a-z-]*\)|.*/\1/p' "$ab" | sort >"$tmp/table"
+"$ab" --help 2>"$tmp/abhelp"
+rc=$?
+sed -n 's/^  \(--[a-z-]*\).*/\1/p' "$tmp/abhelp" | sort >"$tmp/helped"
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/table")" -ge 30 ] &&
+	cmp -s "$tmp/table" "$tmp/helped"
+ok $? "ab.sh --help: every option of the table, $(wc -l <"$tmp/table") of them"
+bad=
+while read -r o; do
+	# the parser takes each: a refusal, if any, is not "unknown option"
+	"$ab" "$o" x --mode bogus >/dev/null 2>"$tmp/abrc" </dev/null
+	! grep -q "unknown option '$o'" "$tmp/abrc" || bad="$bad $o"
+done < <(grep -vx -e --help -e --merge "$tmp/table")
+[ -z "$bad" ]
+ok $? "ab.sh: the parser takes every option of the table${bad:+ (not:$bad)}"
+"$ab" --boots 2 --mode bogus >/dev/null 2>"$tmp/abrc"
+[ $? = 2 ] && grep -qx 'ab.sh: --boots is deprecated; use --rounds' "$tmp/abrc" &&
+	grep -q "mode must be auto" "$tmp/abrc"
+ok $? "ab.sh --boots: the old name of --rounds, said to be deprecated"
 tap_done
