@@ -6,7 +6,8 @@
 # FILE|DIR...` (no "--"), `plot --costs=/--trend=/--profile=FILE` or
 # `history publish --out=DIR` (--out is a FILE everywhere else).  The
 # aliases stay for scripts written elsewhere; a test of an alias marks
-# its line with "old spelling on purpose" (on it or the line before).
+# its line with "old spelling on purpose" (on it or the line before; in
+# Markdown, anywhere in the paragraph).
 # The deprecation lines themselves are checked here too, and ab.sh's
 # options: one table that its parser reads and its --help prints.
 
@@ -44,6 +45,14 @@ for path in sys.argv[1:]:
             text = text[:-1] + ' ' + lines[i]
         i += 1
         near = '\n'.join(lines[max(0, start - 1):i])
+        if path.endswith('.md'):
+            # Markdown: the marker anywhere in the paragraph
+            a, b = start, i
+            while a > 0 and lines[a - 1].strip():
+                a -= 1
+            while b < len(lines) and lines[b].strip():
+                b += 1
+            near = '\n'.join(lines[a:b])
         if MARK in near:
             continue
         if not path.endswith(('.c', '.h', '.md')):
