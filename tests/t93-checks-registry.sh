@@ -73,7 +73,7 @@ hold() {
 	[ ! -s "$tmp/out" ]
 }
 
-tap_plan 9
+tap_plan 11
 
 hold "$top"
 ok $? "the registry, every version's series and the plans agree"
