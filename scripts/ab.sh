@@ -86,7 +86,7 @@ ab_options=(
 "--out|out|DIR|the results directory (default results/ab-<UTC>)"
 "--kernel|kdirB|DIR|a kernel already built (a directory with bzImage and meta.json, as scripts/kernel/build.sh leaves them) for side B instead of building one"
 "--base-kernel|kdirA|DIR|the same for side A"
-"--timeout|timeout|S|a boot's time limit in seconds (default 900)"
+"--timeout|timeout|S|a boot's limit: QEMU CPU seconds under tcg and icount, wall seconds under kvm (run-qemu.sh; default 900)"
 "--seed|seed0|N|base of the per-round seeds (default 1)"
 "--perf|perf=--perf||put perf into the guest image"
 "--lsm|lsm=--lsm||the LSM scenarios: their files in the guest image, SELinux and Smack in the kernel (configs/lsm.config, unless --config is given); implied by a boot with an LSM (--lsm-boots, lsm= in --append or the boot file) and by a plan step naming a check of an LSM (\`cost selinux\`, \`check smack 0\`: kernel-patches/checks.def's LSM column)"
