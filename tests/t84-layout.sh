@@ -5,7 +5,7 @@
 # so (as git's check-builtins keeps its command table and files in step):
 # every row of src/cmd/commands.h is src/cmd/<name>.c and every file
 # there but main.c is a row; no library file includes a command header;
-# each src/lib/*.h is beside its .c (nsbench.h: the base headers in
+# each src/lib/*/*.h is beside its .c (nsbench.h: the base headers in
 # one), which includes it; the README's "Layout" names every file of
 # both rooms.
 
@@ -20,24 +20,24 @@ for f in src/cmd/*.c; do basename "$f" .c; done | grep -vx main |
 diff "$tmp/rows" "$tmp/files" >"$tmp/diff"
 ok $? "src/cmd/: one file per row of commands.h$(tr '\n' ' ' <"$tmp/diff")"
 
-bad=$(grep -l '#include "src/cmd/' src/lib/*.c src/lib/*.h)
+bad=$(grep -l '#include "src/cmd/' src/lib/*/*.c src/lib/*/*.h)
 [ -z "$bad" ]
 ok $? "src/lib/ includes nothing of src/cmd/${bad:+: $bad}"
 
 bad=
-for f in src/lib/*.c; do
+for f in src/lib/*/*.c; do
 	h=${f%.c}.h
 	[ ! -f "$h" ] || grep -q "#include \"$h\"" "$f" || bad="$bad $f"
 done
-for h in src/lib/*.h; do
-	[ "$h" = src/lib/nsbench.h ] || [ -f "${h%.h}.c" ] || bad="$bad $h"
+for h in src/lib/*/*.h; do
+	[ "$h" = src/lib/base/nsbench.h ] || [ -f "${h%.h}.c" ] || bad="$bad $h"
 done
 [ -z "$bad" ]
 ok $? "src/lib/: each header beside its file, which includes it${bad:+:$bad}"
 
 sed -n '/^## Layout/,/^## /p' README.md >"$tmp/layout"
 missing=
-for f in src/cmd/*.c src/lib/*.c; do
+for f in src/cmd/*.c src/lib/*/*.c; do
 	w=$(basename "$f" .c)
 	grep -qw -- "$w" "$tmp/layout" || missing="$missing $f"
 done

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/stats.h"
-#include "src/lib/table.h"
+#include "src/lib/stats/stats.h"
+#include "src/lib/render/table.h"
 #include "tests/tap.h"
 
 struct fruit {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gate.c — `nsbench gate [NEW.json...]`: the command line of the CI gate
- * (src/lib/gate.c judges): the newest run against a baseline, the
+ * (src/lib/history/gate.c judges): the newest run against a baseline, the
  * verdicts as text, KTAP or JUnit, exit 1 on a regression.
  */
 #include <math.h>
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/gate.h"
-#include "src/lib/history.h"
-#include "src/lib/options.h"
+#include "src/lib/history/gate.h"
+#include "src/lib/history/history.h"
+#include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
 
 /* What the command line gives besides the gate's own options. */

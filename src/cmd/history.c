@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/changepoint.h"
-#include "src/lib/compare.h"
-#include "src/lib/histjudge.h"
-#include "src/lib/history.h"
-#include "src/lib/trend.h"
-#include "src/lib/shquote.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/publish.h"
+#include "src/lib/stats/changepoint.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/history/histjudge.h"
+#include "src/lib/history/history.h"
+#include "src/lib/render/trend.h"
+#include "src/lib/base/shquote.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/history/publish.h"
 #include "src/cmd/cli.h"
 
 enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT,

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/abtable.h"
-#include "src/lib/compare.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/perfdiff.h"
-#include "src/lib/profile.h"
-#include "src/lib/provenance.h"
+#include "src/lib/render/abtable.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/stats/perfdiff.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/render/provenance.h"
 #include "src/cmd/cli.h"
 
 struct report_opts {

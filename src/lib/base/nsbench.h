@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nsbench.h — what nearly every file of libnsb and its users needs: the
+ * headers of the small base files (version, JSON and text files, escaping,
+ * the provenance context), one include instead of four.
+ */
+#ifndef NSB_NSBENCH_H
+#define NSB_NSBENCH_H
+
+#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#include "src/lib/base/context.h"
+#include "src/lib/base/escape.h"
+#include "src/lib/base/jsonio.h"
+#include "src/lib/base/version.h"
+
+#endif /* NSB_NSBENCH_H */
