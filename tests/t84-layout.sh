@@ -6,8 +6,9 @@
 # every row of src/cmd/commands.h is src/cmd/<name>.c and every file
 # there but main.c is a row; no library file includes a command header;
 # each src/lib/*/*.h is beside its .c (nsbench.h: the base headers in
-# one), which includes it; the README's "Layout" names every file of
-# both rooms.
+# one), which includes it; src/lib/ holds only its rooms (base, io,
+# stats, render, history); the README's "Layout" names every file of
+# src/cmd/, and each room of src/lib/ with the files in it.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -35,13 +36,35 @@ done
 [ -z "$bad" ]
 ok $? "src/lib/: each header beside its file, which includes it${bad:+:$bad}"
 
+files=$(find src/lib -maxdepth 1 -type f)
+[ -z "$files" ]
+ok $? "src/lib/ holds rooms only, no file of its own${files:+:" $files"}"
+
 sed -n '/^## Layout/,/^## /p' README.md >"$tmp/layout"
 missing=
-for f in src/cmd/*.c src/lib/*/*.c; do
+for f in src/cmd/*.c; do
 	w=$(basename "$f" .c)
 	grep -qw -- "$w" "$tmp/layout" || missing="$missing $f"
 done
 [ -z "$missing" ]
-ok $? "README's Layout names every file of src/cmd/ and src/lib/${missing:+ (not:$missing)}"
+ok $? "README's Layout names every file of src/cmd/${missing:+ (not:$missing)}"
+
+# A room's entry runs from its "    <room>/" line to the next entry (a
+# line indented less than the descriptions); its files are named there,
+# in the text after the room's own name (stats/ is not stats.c).
+missing=
+for d in src/lib/*/; do
+	room=$(basename "$d")
+	awk -v r="    $room/" 'index($0, r) == 1 {
+			on = 1; print substr($0, length(r) + 1); next }
+		on && /^ {0,4}[^ ]/ { exit } on' "$tmp/layout" >"$tmp/room"
+	[ -s "$tmp/room" ] || { missing="$missing $d"; continue; }
+	for f in "$d"*.c "$d"*.h; do
+		w=$(basename "${f%.?}")
+		grep -qw -- "$w" "$tmp/room" || missing="$missing $f"
+	done
+done
+[ -z "$missing" ]
+ok $? "README's Layout names each room of src/lib/ with its files${missing:+ (not:$missing)}"
 
 tap_done
