@@ -6,7 +6,8 @@
 # every row of src/cmd/commands.h is src/cmd/<name>.c and every file
 # there but main.c is a row; no library file includes a command header;
 # each src/lib/*/*.h is beside its .c (nsbench.h: the base headers in
-# one), which includes it; src/lib/ holds only its rooms (base, io,
+# one; a room's private *_internal.h, included in that room only), which
+# includes it; src/lib/ holds only its rooms (base, io,
 # stats, render, history); the README's "Layout" names every file of
 # src/cmd/, and each room of src/lib/ with the files in it.
 
@@ -31,10 +32,24 @@ for f in src/lib/*/*.c; do
 	[ ! -f "$h" ] || grep -q "#include \"$h\"" "$f" || bad="$bad $f"
 done
 for h in src/lib/*/*.h; do
-	[ "$h" = src/lib/base/nsbench.h ] || [ -f "${h%.h}.c" ] || bad="$bad $h"
+	case $h in
+	src/lib/base/nsbench.h | *_internal.h) continue ;;
+	esac
+	[ -f "${h%.h}.c" ] || bad="$bad $h"
 done
 [ -z "$bad" ]
 ok $? "src/lib/: each header beside its file, which includes it${bad:+:$bad}"
+
+# A room's private header (git's refs/refs-internal.h) is its own.
+bad=
+for h in src/lib/*/*_internal.h; do
+	[ -f "$h" ] || continue
+	out=$(grep -rl --include='*.[ch]' "#include \"$h\"" \
+		src bench workloads guest tests | grep -v "^${h%/*}/[^/]*\$")
+	bad="$bad${out:+ $out($h)}"
+done
+[ -z "$bad" ]
+ok $? "src/lib/: a room's *_internal.h included only in its room${bad:+:$bad}"
 
 files=$(find src/lib -maxdepth 1 -type f)
 [ -z "$files" ]

@@ -25,6 +25,7 @@
 #include "src/lib/render/html.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/history/publish.h"
+#include "src/lib/history/publish_internal.h"
 
 #define WHO "nsbench history publish"
 
