@@ -7,8 +7,9 @@
 # there but main.c is a row; no library file includes a command header;
 # each src/lib/*/*.h is beside its .c (nsbench.h: the base headers in
 # one; a room's private *_internal.h, included in that room only), which
-# includes it; src/lib/ holds only its rooms (base, io,
-# stats, render, history); the README's "Layout" names every file of
+# includes it; no library file spells a command's name (the command
+# sets the messages' prefix, nsb_set_prog); src/lib/ holds only its
+# rooms (base, io, stats, render, history); the README's "Layout" names every file of
 # src/cmd/, and each room of src/lib/ with the files in it.
 
 set -u
@@ -50,6 +51,12 @@ for h in src/lib/*/*_internal.h; do
 done
 [ -z "$bad" ]
 ok $? "src/lib/: a room's *_internal.h included only in its room${bad:+:$bad}"
+
+# The library names no command (git's usage.c): a command sets the
+# prefix of libnsb's messages, nsb_set_prog("nsbench gate"), once.
+bad=$(grep -nE '"nsbench [a-z_]+( [a-z_]+)*[:"]' src/lib/*/*.c)
+[ -z "$bad" ]
+ok $? "src/lib/ spells no command's name: nsb_prog() does${bad:+: $bad}"
 
 files=$(find src/lib -maxdepth 1 -type f)
 [ -z "$files" ]

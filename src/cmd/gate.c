@@ -12,6 +12,7 @@
 #include "src/lib/history/gate.h"
 #include "src/lib/history/history.h"
 #include "src/lib/base/options.h"
+#include "src/lib/base/prog.h"
 #include "src/cmd/cli.h"
 
 /* What the command line gives besides the gate's own options. */
@@ -165,7 +166,10 @@ int cmd_gate(int argc, char **argv)
 		},
 	};
 	struct nsb_gate *gate = NULL;
-	int ret = parse_args(&g, argc, argv);
+	int ret;
+
+	nsb_set_prog("nsbench gate");	/* libnsb's messages, gate.c's */
+	ret = parse_args(&g, argc, argv);
 
 	g.o.threshold_given = !isnan(g.o.threshold);
 	if (!g.o.threshold_given)

@@ -627,6 +627,10 @@ int cmd_history(int argc, char **argv)
 	ret = parse(&o, argc, argv);
 	if (ret)
 		goto out_opts;
+	/* libnsb's messages: the site's and the chart's speak for theirs */
+	nsb_set_prog(o.sub == SUB_PUBLISH ? "nsbench history publish" :
+		     o.sub == SUB_PLOT ? "nsbench history plot" :
+		     "nsbench history");
 	ret = 2;
 	if (o.false_alarms) {
 		ret = sub_false_alarms(&o);

@@ -291,6 +291,7 @@ int cmd_plot(int argc, char **argv)
 		},
 	};
 
+	nsb_set_prog(WHO);	/* the plot engines' messages */
 	switch (plot_mode(&argc, argv)) {
 	case MODE_COSTS:
 		return cmd_plot_rows(&o, argc, argv, false);

@@ -2,7 +2,8 @@
 /*
  * nsbench.h — what nearly every file of libnsb and its users needs: the
  * headers of the small base files (version, JSON and text files, escaping,
- * the provenance context), one include instead of four.
+ * the provenance context, the messages' prefix), one include instead of
+ * five.
  */
 #ifndef NSB_NSBENCH_H
 #define NSB_NSBENCH_H
@@ -12,6 +13,7 @@
 #include "src/lib/base/context.h"
 #include "src/lib/base/escape.h"
 #include "src/lib/base/jsonio.h"
+#include "src/lib/base/prog.h"
 #include "src/lib/base/version.h"
 
 #endif /* NSB_NSBENCH_H */

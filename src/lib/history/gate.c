@@ -187,13 +187,13 @@ static int side_from_files(struct side *s, char **files, size_t n,
 	json_array_foreach(s->json, i, o) {
 		bad = nsb_hrec_parse(o, &s->r[s->n]);
 		if (bad) {
-			fprintf(stderr, "nsbench gate: %s: bad %s\n", files[0],
+			nsb_err("%s: bad %s\n", files[0],
 				bad);
 			return -1;
 		}
 		/* refused before the comparison reads every file again */
 		if (s->r[s->n].n > GATE_MAX_SAMPLES) {
-			fprintf(stderr, "nsbench gate: %s: %s: %zu samples, over "
+			nsb_err("%s: %s: %zu samples, over "
 				"the gate's limit of %d a run\n", files[0],
 				s->r[s->n].bench, (size_t)s->r[s->n].n,
 				GATE_MAX_SAMPLES);
@@ -294,7 +294,7 @@ static int resolve_base(struct nsb_gate *g)
 		g->base.run = b;
 		g->base.how = "named";
 	} else {
-		fprintf(stderr, "nsbench gate: no run '%s' in %s (and no such "
+		nsb_err("no run '%s' in %s (and no such "
 			"results file)\n", b, g->o.history);
 		return -1;
 	}
@@ -302,13 +302,13 @@ static int resolve_base(struct nsb_gate *g)
 		return 1;
 	/* a baseline that is not there is an error, never a pass */
 	if (!nsb_history_has_run(&g->h, g->base.run)) {
-		fprintf(stderr, "nsbench gate: %s:%zu: the accepted baseline "
+		nsb_err("%s:%zu: the accepted baseline "
 			"run '%s' is not in the history\n", g->o.history,
 			g->h.accepted_line, g->base.run);
 		return -1;
 	}
 	if (!strcmp(g->base.run, g->cur.run)) {
-		fprintf(stderr, "nsbench gate: the baseline is the new run "
+		nsb_err("the baseline is the new run "
 			"itself (%s)\n", g->cur.run);
 		return -1;
 	}
@@ -321,7 +321,7 @@ static int resolve_new(struct nsb_gate *g)
 		return side_from_files(&g->cur, g->o.files, g->o.nfiles,
 				       g->o.run_id);
 	if (!g->h.nruns) {
-		fprintf(stderr, "nsbench gate: %s has no runs\n", g->o.history);
+		nsb_err("%s has no runs\n", g->o.history);
 		return -1;
 	}
 	g->cur.run = g->h.runs[g->h.nruns - 1];
@@ -598,7 +598,7 @@ static int run_compare(struct nsb_gate *g, struct nsb_comparison *c)
 		.patched = g->cur.files, .npatched = g->cur.nfiles,
 	}))
 		return 0;
-	fprintf(stderr, "nsbench gate: the results files cannot be compared "
+	nsb_err("the results files cannot be compared "
 		"(see above)\n");
 	return -1;
 }
@@ -754,7 +754,7 @@ static void header(const struct nsb_gate *g, char lines[NHDR][256])
 	/* under icount alone a threshold is there only if the user gave one */
 	if (g->native || !g->icount || g->o.threshold_given)
 		snprintf(thr, sizeof(thr), ", threshold %g %%", g->o.threshold);
-	snprintf(lines[0], 256, "nsbench gate: run %s against %s%s%s%s%s",
+	snprintf(lines[0], 256, "%s: run %s against %s%s%s%s%s", nsb_prog(),
 		 g->cur.run ? g->cur.run : "?",
 		 g->base.run ? g->base.run : "no baseline",
 		 g->base.run ? " (" : "", g->base.run ? g->base.how : "",
@@ -827,7 +827,7 @@ void nsb_gate_print(FILE *f, const struct nsb_gate *g,
 	if (fmt == NSB_GATE_KTAP)
 		print_ktap(f, g);
 	else if (fmt == NSB_GATE_JUNIT)
-		nsb_junit_print(f, "nsbench gate", g->t, g->n);
+		nsb_junit_print(f, nsb_prog(), g->t, g->n);
 	else
 		print_text(f, g);
 }
@@ -870,7 +870,7 @@ static void drop_shared_files(struct side *base, const struct side *cur)
 				goto drop;
 	return;
 drop:
-	fprintf(stderr, "nsbench gate: %s names the new run's file %s; "
+	nsb_err("%s names the new run's file %s; "
 		"using the history's summaries of %s\n", base->run,
 		base->files[i], base->run);
 	for (i = 0; i < base->nfiles; i++)
@@ -923,7 +923,7 @@ struct nsb_gate *nsb_gate_run(const struct nsb_gate_opts *o)
 	if (evaluate(g))
 		goto bad;
 	if (!g->n) {
-		fprintf(stderr, "nsbench gate: no benchmark to gate\n");
+		nsb_err("no benchmark to gate\n");
 		goto bad;
 	}
 	return g;

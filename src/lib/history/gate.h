@@ -35,7 +35,8 @@ struct nsb_gate;
 
 /*
  * The verdicts: the history loaded, both sides resolved and compared.
- * NULL after "nsbench gate: why" on stderr (no benchmark to gate too).
+ * NULL after "PROG: why" on stderr, PROG what the command set
+ * (nsb_set_prog: "nsbench gate"); no benchmark to gate is one too.
  * o is copied; what it points to must outlive the gate.
  */
 struct nsb_gate *nsb_gate_run(const struct nsb_gate_opts *o);

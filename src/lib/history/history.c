@@ -893,7 +893,7 @@ static long drop_present(const char *path, json_t *arr)
 		    !nsb_history_has_run(&h, run))
 			continue;
 		if (!said || strcmp(said, run)) {
-			fprintf(stderr, "nsbench history: run %s is already in "
+			nsb_err("run %s is already in "
 				"%s; not appended again\n", run, path);
 			free(said);
 			said = strdup(run);	/* run goes with its record */
@@ -1031,7 +1031,7 @@ int nsb_history_run_records(const struct nsb_history *h, char **files,
 	if (!run)
 		return -1;
 	if (nsb_history_has_run(h, run)) {
-		fprintf(stderr, "nsbench history: run %s is already in %s; "
+		nsb_err("run %s is already in %s; "
 			"not appended again\n", run, h->path);
 		ret = 0;
 		goto out;
@@ -1042,7 +1042,7 @@ int nsb_history_run_records(const struct nsb_history *h, char **files,
 	/* an interrupted run would read as a change point later */
 	reason = nsb_json_str(json_array_get(recs, 0), "end_reason");
 	if (reason && !add->incomplete) {
-		fprintf(stderr, "nsbench history: run %s ended early (%s); not "
+		nsb_err("run %s ended early (%s); not "
 			"appended (--allow-incomplete to keep it)\n", run,
 			reason);
 		json_decref(recs);

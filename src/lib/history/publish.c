@@ -27,7 +27,6 @@
 #include "src/lib/history/publish.h"
 #include "src/lib/history/publish_internal.h"
 
-#define WHO "nsbench history publish"
 
 /* --- the model ---------------------------------------------------------- */
 
@@ -120,7 +119,7 @@ static int collect(struct nsb_pub *p)
 	}
 	/* before the change points, which are most of publish's time */
 	if (p->n > NSB_PUBLISH_MAX_PAGES) {
-		fprintf(stderr, WHO ": %s: %zu benchmarks, over the site's "
+		nsb_err("%s: %zu benchmarks, over the site's "
 			"limit of %d pages; nothing published (choose some "
 			"with --benchmark=RE)\n", h->path, p->n,
 			NSB_PUBLISH_MAX_PAGES);
@@ -265,7 +264,7 @@ static int load_costs(struct nsb_pub *p)
 		return -1;
 	rows = json_object_get(p->costs, "rows");
 	if (!json_is_object(p->costs) || !json_is_array(rows)) {
-		fprintf(stderr, WHO ": %s: not a costs.json (nsbench report "
+		nsb_err("%s: not a costs.json (nsbench report "
 			"--json): no \"rows\" array\n", p->costs_path);
 		return -1;
 	}
@@ -285,7 +284,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 static void rm_tree(const char *dir)
 {
 	if (dir && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
-		fprintf(stderr, WHO ": cannot remove %s: %s\n", dir,
+		nsb_err("cannot remove %s: %s\n", dir,
 			strerror(errno));
 }
 
@@ -303,7 +302,7 @@ static int make_tmp(struct nsb_pub *p)
 		goto out;
 	parent = realpath(dirname(d), NULL);
 	if (!parent) {
-		fprintf(stderr, WHO ": %s: %s\n", p->out, strerror(errno));
+		nsb_err("%s: %s\n", p->out, strerror(errno));
 		goto out;
 	}
 	if (asprintf(&p->root, "%s/%s", strcmp(parent, "/") ? parent : "",
@@ -313,7 +312,7 @@ static int make_tmp(struct nsb_pub *p)
 		goto out;
 	}
 	if (!mkdtemp(p->tmp)) {
-		fprintf(stderr, WHO ": %s: %s\n", p->tmp, strerror(errno));
+		nsb_err("%s: %s\n", p->tmp, strerror(errno));
 		free(p->tmp);
 		p->tmp = NULL;
 		goto out;
@@ -342,7 +341,7 @@ static int check_old(const char *dir)
 	free(mark);
 	if (ok)
 		return 1;
-	fprintf(stderr, WHO ": %s exists and is not a site of this command "
+	nsb_err("%s exists and is not a site of this command "
 		"(no " NSB_PUBLISH_MARK "); not replaced\n", dir);
 	return -1;
 }
@@ -362,7 +361,7 @@ static int swap_in(struct nsb_pub *p)
 		rm_tree(p->tmp);	/* now the old site */
 		goto done;
 	}
-	fprintf(stderr, WHO ": cannot move %s to %s: %s\n", p->tmp, out,
+	nsb_err("cannot move %s to %s: %s\n", p->tmp, out,
 		strerror(errno));
 	return -1;
 done:
@@ -374,7 +373,7 @@ done:
 static int write_mark(struct nsb_pub *p)
 {
 	json_t *m = json_pack("{s:s, s:s, s:s, s:I, s:I, s:O}", "generator",
-			      WHO, "nsbench_version", nsb_version(),
+			      nsb_prog(), "nsbench_version", nsb_version(),
 			      "history", p->h->path,
 			      "benchmarks", (json_int_t)p->n,
 			      "runs", (json_int_t)p->h->nruns,
@@ -385,7 +384,7 @@ static int write_mark(struct nsb_pub *p)
 	if (m && asprintf(&path, "%s/" NSB_PUBLISH_MARK, p->tmp) >= 0)
 		ret = json_dump_file(m, path, JSON_INDENT(1) | JSON_SORT_KEYS);
 	if (ret)
-		fprintf(stderr, WHO ": cannot write %s\n", path ? path : "");
+		nsb_err("cannot write %s\n", path ? path : "");
 	json_decref(m);
 	free(path);
 	return ret;
@@ -456,24 +455,24 @@ int nsb_history_publish(const struct nsb_publish_opts *o,
 	int ret = 2;
 
 	if (h->bad_lines && !o->skip_bad) {
-		fprintf(stderr, WHO ": %s: %zu bad line(s), each named above; "
+		nsb_err("%s: %zu bad line(s), each named above; "
 			"nothing published (--skip-bad-lines publishes the "
 			"rest)\n", h->path, h->bad_lines);
 		goto out;
 	}
 	if (!h->n) {
-		fprintf(stderr, WHO ": %s: no results to publish\n", h->path);
+		nsb_err("%s: no results to publish\n", h->path);
 		goto out;
 	}
 	if (!p.out || !*p.out) {
-		fprintf(stderr, WHO ": --out=%s: not a directory to make\n",
+		nsb_err("--out=%s: not a directory to make\n",
 			o->out);
 		goto out;
 	}
 	if (!p.pages || collect(&p))
 		goto out;
 	if (!p.n) {
-		fprintf(stderr, WHO ": no benchmark in %s matches\n", h->path);
+		nsb_err("no benchmark in %s matches\n", h->path);
 		goto out;
 	}
 	if (load_costs(&p) || make_tmp(&p) ||

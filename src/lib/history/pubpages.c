@@ -16,7 +16,6 @@
 #include "src/lib/base/nsbench.h"
 #include "src/lib/history/publish_internal.h"
 
-#define WHO "nsbench history publish"
 
 static const char css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:72em;"
@@ -52,7 +51,7 @@ static FILE *page_open(struct nsb_pub *p, const char *rel,
 		return NULL;
 	f = fopen(path, "w");
 	if (!f)
-		fprintf(stderr, WHO ": %s: cannot write\n", path);
+		nsb_err("%s: cannot write\n", path);
 	free(path);
 	if (!f || json_array_append_new(p->pages, json_string(rel))) {
 		if (f)
@@ -85,7 +84,7 @@ static int page_close(FILE *f)
 	fputs("</body></html>\n", f);
 	bad = ferror(f);
 	if (fclose(f) || bad) {
-		fprintf(stderr, WHO ": a page could not be written\n");
+		nsb_err("a page could not be written\n");
 		return -1;
 	}
 	return 0;

@@ -15,7 +15,6 @@
 #include "src/lib/base/nsbench.h"
 #include "src/lib/io/samples.h"
 
-#define WHO "nsbench manifest"
 
 /*
  * What names a kernel in build.sh's meta.json: an object without any of

@@ -18,7 +18,6 @@
 #include "src/lib/base/nsbench.h"
 #include "src/lib/render/rowplot.h"
 
-#define WHO "nsbench plot"
 
 static double num(json_t *o, const char *key)
 {
@@ -220,7 +219,7 @@ static void cap_pages(struct nsb_cp *cp, const char *json)
 	cp->np = NSB_GP_MAX_CHARTS;
 	for (i = 0; i < cp->page[cp->np]; i++)
 		drawn += cp->pan[i].n;
-	fprintf(stderr, WHO ": %s: %zu rows; the first %zu in %d charts, "
+	nsb_err("%s: %zu rows; the first %zu in %d charts, "
 		"%zu rows left out\n", json, cp->npt, drawn, cp->np,
 		cp->npt - drawn);
 }
@@ -242,7 +241,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	json_t *root = nsb_json_load(json), *rows;
 	struct nsb_cp cp = { 0 };
 	struct nsb_rowplot p = {
-		.who = WHO, .kind = "costs", .tmp = "costplot",
+		.who = nsb_prog(), .kind = "costs", .tmp = "costplot",
 		.chart = costs_chart, .arg = &cp,
 	};
 	int ret = 2;
@@ -256,7 +255,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		int m = quantity_of(quantity);
 
 		if (m < 0) {
-			fprintf(stderr, WHO ": --quantity: not a quantity of "
+			nsb_err("--quantity: not a quantity of "
 				"the cache model (costs.json rows[].cache: "
 				"loads, l1d_miss, ll_miss, cycles, "
 				"l1d_miss_cold, ...)\n");
@@ -266,7 +265,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 		cp.unit = nsb_cost_cs[m].unit;
 	}
 	if (!json_is_array(rows)) {
-		fprintf(stderr, WHO ": %s: no 'rows' array (want the output "
+		nsb_err("%s: no 'rows' array (want the output "
 			"of nsbench report --json)\n", json);
 		goto out;
 	}
@@ -275,7 +274,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	if (read_points(&cp, rows, cp.quantity) || nsb_cp_panels(&cp))
 		goto oom;
 	if (!cp.npt) {
-		fprintf(stderr, WHO ": %s: no row with a %s\n", json,
+		nsb_err("%s: no row with a %s\n", json,
 			cp.quantity ? "cache-model shift (a run with "
 			"NSB_CACHESIM=1?)" : "shift");
 		goto out;
@@ -285,7 +284,7 @@ int nsb_costs_plot(const char *json, const char *out_dir, const char *stem,
 	ret = nsb_rowplot(&p, out_dir, stem, templates);
 	goto out;
 oom:
-	fprintf(stderr, WHO ": %s: out of memory\n", json);
+	nsb_err("%s: out of memory\n", json);
 out:
 	cp_free(&cp);
 	json_decref(root);

@@ -24,7 +24,6 @@
 #define DEPTH_GROUPS	4	/* variants of one depth chart: 8 lines */
 #define DIST_BENCH	14	/* benchmarks of one box plot: ~1200 px */
 #define LABEL_MAX	60	/* bytes of a label on an axis */
-#define WHO		"nsbench plot"
 
 
 /* One chart: a template, its data and numbers, the parts of its name. */
@@ -90,7 +89,7 @@ static int render(struct nsb_plot *o, const struct chart *ch)
 		if (!fclose(f) && out) {
 			a.vars = vars;
 			a.outfile = out;
-			ret = nsb_gp_run(o->templates, &a, WHO, o->log);
+			ret = nsb_gp_run(o->templates, &a, nsb_prog(), o->log);
 		}
 		if (!ret)
 			printf("%s\n", out);
@@ -654,10 +653,10 @@ static int plot_dist(struct nsb_plot *o, const struct nsb_comparison *c,
 
 int nsb_plot_start(struct nsb_plot *o)
 {
-	o->templates = nsb_gp_templates(o->templates, WHO);
+	o->templates = nsb_gp_templates(o->templates, nsb_prog());
 	if (!o->templates)
 		return 2;
-	if (nsb_gp_start(WHO, o->out_dir, o->tmp, sizeof(o->tmp), "plot"))
+	if (nsb_gp_start(nsb_prog(), o->out_dir, o->tmp, sizeof(o->tmp), "plot"))
 		return 2;
 	if (o->keep) {
 		o->log = nsb_gp_create(o->tmp, "gnuplot.sh", NULL);
@@ -674,7 +673,7 @@ void nsb_plot_finish(struct nsb_plot *o)
 	if (!*o->tmp)
 		return;
 	if (o->keep)
-		fprintf(stderr, WHO ": data kept in %s (gnuplot.sh reruns "
+		nsb_err("data kept in %s (gnuplot.sh reruns "
 			"gnuplot)\n", o->tmp);
 	else
 		nsb_gp_rmtmp(o->tmp);

@@ -15,7 +15,6 @@
 #include "src/lib/stats/profile.h"
 #include "src/lib/render/rowplot.h"
 
-#define WHO "nsbench plot"
 #define LABEL_MAX 60	/* bytes of a symbol on the axis */
 
 static double num(json_t *o, const char *key)
@@ -79,7 +78,8 @@ int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 {
 	json_t *root = nsb_json_load(json), *arr;
 	struct nsb_rowplot p = {
-		.who = WHO, .kind = "profile", .tmp = "profplot", .top = 140,
+		.who = nsb_prog(), .kind = "profile", .tmp = "profplot",
+		.top = 140,
 		.chart = profile_chart,
 	};
 	int ret = 2;
@@ -89,12 +89,12 @@ int nsb_prof_plot(const char *json, const char *out_dir, const char *stem,
 	arr = json_object_get(root, "benchmarks");
 	if (!json_is_integer(json_object_get(root, "nsbench_profile_compare"))
 	    || !json_is_array(arr) || !json_array_size(arr)) {
-		fprintf(stderr, WHO ": %s: no 'benchmarks' (want the output "
+		nsb_err("%s: no 'benchmarks' (want the output "
 			"of nsbench profile --json)\n", json);
 		goto out;
 	}
 	if (json_array_size(arr) > NSB_GP_MAX_CHARTS)
-		fprintf(stderr, WHO ": %s: %zu benchmarks; the first %d "
+		nsb_err("%s: %zu benchmarks; the first %d "
 			"plotted, %zu left out\n", json, json_array_size(arr),
 			NSB_GP_MAX_CHARTS,
 			json_array_size(arr) - NSB_GP_MAX_CHARTS);

@@ -28,7 +28,6 @@
 #include "src/lib/stats/stats.h"
 #include "src/lib/render/trend.h"
 
-#define WHO "nsbench history plot"
 
 /*
  * The points as rows "run median ci_lo ci_hi label", runs numbered from 0:
@@ -233,8 +232,8 @@ static const char *templates_of(const struct nsb_trend_opts *o)
 {
 	if (o->templates && !strcmp(o->templates, "plots") &&
 	    !nsb_gp_has_templates(o->templates))
-		return nsb_gp_templates(NULL, WHO);
-	return nsb_gp_templates(o->templates, WHO);
+		return nsb_gp_templates(NULL, nsb_prog());
+	return nsb_gp_templates(o->templates, nsb_prog());
 }
 
 /*
@@ -260,7 +259,7 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 	int vkind = nsb_history_vkind(pts, n);
 	char tmp[PATH_MAX], stem[256], title[320], lvl[32], *base = NULL;
 	struct nsb_trend_chart ch = {
-		.who = WHO, .tmp = tmp,
+		.who = nsb_prog(), .tmp = tmp,
 		.svg = o->svg, .png = o->png, .title = title,
 		.unit = vkind == NSB_V_INSN ? "guest instructions" :
 			vkind == NSB_V_COUNT ? pts[0]->unit : "ns",
@@ -278,7 +277,7 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 	if (!ch.templates)
 		return -1;
 	if (mkdir(o->out_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, WHO ": %s: %s\n", o->out_dir, strerror(errno));
+		nsb_err("%s: %s\n", o->out_dir, strerror(errno));
 		return -1;
 	}
 	tp = calloc(n, sizeof(*tp));
