@@ -331,18 +331,15 @@ static void panel_ticks(FILE *f, const struct nsb_cp_panel *pn)
 }
 
 /* "array NAME[N] = [v, ...]" of the page's panels a..b-1. */
-static size_t put_array(char *buf, size_t len, const char *name,
-			const double *v, size_t n)
+static void put_array(struct nsb_sb *sb, const char *name,
+		      const double *v, size_t n)
 {
-	size_t used, i;
+	size_t i;
 
-	used = (size_t)snprintf(buf, len, "array %s[%zu] = [", name, n);
-	for (i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%.9g",
-					 i ? ", " : "", v[i]);
-	if (used < len)
-		used += (size_t)snprintf(buf + used, len - used, "]\n");
-	return used;
+	nsb_sb_addf(sb, "array %s[%zu] = [", name, n);
+	for (i = 0; i < n; i++)
+		nsb_sb_addf(sb, "%s%.9g", i ? ", " : "", v[i]);
+	nsb_sb_add(sb, "]\n");
 }
 
 /* Sizes, margins and panel places in pixels, as gnuplot's numbers. */
@@ -351,12 +348,12 @@ static void geometry(const struct nsb_cp *cp, size_t a, size_t b,
 {
 	double lm = w->label + 24, rm = w->right + 24, y = TOP_PX, width;
 	double v[5][PAGE_PANELS];
-	size_t i, n = b - a, used;
+	size_t i, n = b - a;
 
 	width = lm + PLOT_PX + rm;
 	/* a panel's title starts at its axis; the page's is centred */
 	width = fmax(width, lm + w->title + 16);
-	width = fmax(width, nsb_text_px(ch->title, FONT_PX) + 40);
+	width = fmax(width, nsb_text_px(nsb_sb_str(&ch->title), FONT_PX) + 40);
 	width = fmax(width, 820);	/* the legend's one line */
 	for (i = 0; i < n; i++) {
 		const struct nsb_cp_panel *pn = &cp->pan[a + i];
@@ -376,19 +373,14 @@ static void geometry(const struct nsb_cp *cp, size_t a, size_t b,
 		v[1][i] = 1 - v[1][i] / ch->height;	/* screen: from below */
 		v[2][i] = 1 - v[2][i] / ch->height;
 	}
-	used = (size_t)snprintf(ch->nums, sizeof(ch->nums), "npanels = %zu\n"
-				"lmf = %.6f\nrmf = %.6f\nkeyy = %.6f\n", n,
-				lm / ch->width, (lm + PLOT_PX) / ch->width,
-				1 - (TOP_PX - 24) / ch->height);
-	used += put_array(ch->nums + used, sizeof(ch->nums) - used, "pn",
-			  v[0], n);
-	used += put_array(ch->nums + used, sizeof(ch->nums) - used, "ptop",
-			  v[1], n);
-	used += put_array(ch->nums + used, sizeof(ch->nums) - used, "pbot",
-			  v[2], n);
-	used += put_array(ch->nums + used, sizeof(ch->nums) - used, "xlo",
-			  v[3], n);
-	put_array(ch->nums + used, sizeof(ch->nums) - used, "xhi", v[4], n);
+	nsb_sb_addf(&ch->nums, "npanels = %zu\nlmf = %.6f\nrmf = %.6f\n"
+		    "keyy = %.6f\n", n, lm / ch->width,
+		    (lm + PLOT_PX) / ch->width, 1 - (TOP_PX - 24) / ch->height);
+	put_array(&ch->nums, "pn", v[0], n);
+	put_array(&ch->nums, "ptop", v[1], n);
+	put_array(&ch->nums, "pbot", v[2], n);
+	put_array(&ch->nums, "xlo", v[3], n);
+	put_array(&ch->nums, "xhi", v[4], n);
 }
 
 int nsb_cp_page(const struct nsb_cp *cp, int k, FILE *f,

@@ -183,16 +183,15 @@ static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 
 	ch->unit = cp->unit;
 	if (cp->quantity)
-		snprintf(ch->title, sizeof(ch->title), "What each userns mount "
-			 "check costs in %s, cache model (on - off; slower: "
-			 "more)", cp->unit);
+		nsb_sb_addf(&ch->title, "What each userns mount check costs in "
+			    "%s, cache model (on - off; slower: more)",
+			    cp->unit);
 	else
-		snprintf(ch->title, sizeof(ch->title), "What each userns mount "
-			 "check costs (on - off, same boot)");
+		nsb_sb_add(&ch->title, "What each userns mount check costs "
+			   "(on - off, same boot)");
 	if (cp->np > 1) {
 		snprintf(ch->part, sizeof(ch->part), "-%d", k + 1);
-		snprintf(ch->title + strlen(ch->title), sizeof(ch->title) -
-			 strlen(ch->title), " (%d of %d)", k + 1, cp->np);
+		nsb_sb_addf(&ch->title, " (%d of %d)", k + 1, cp->np);
 	}
 	return nsb_cp_page(cp, k, f, ch);
 }

@@ -64,10 +64,11 @@ static int profile_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 	const char *name = nsb_json_str(b, "benchmark") ?: "?";
 
 	ch->unit = nsb_json_str(b, "unit") ?: "insn";
-	snprintf(ch->title, sizeof(ch->title), "Where the instructions go: "
-		 "%s (patched - base, %lld rounds)", name,
-		 (long long)json_integer_value(json_object_get(b, "rounds")));
-	nsb_gp_clean(ch->title);
+	nsb_sb_addf(&ch->title, "Where the instructions go: %s (patched - "
+		    "base, %lld rounds)", name,
+		    (long long)json_integer_value(json_object_get(b, "rounds")));
+	if (ch->title.buf)
+		nsb_gp_clean(ch->title.buf);
 	ch->part[0] = '-';
 	nsb_gp_file_part(ch->part + 1, 128, name);
 	return write_data(f, b);

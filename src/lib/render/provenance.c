@@ -15,12 +15,16 @@
 #include "src/lib/render/provenance.h"
 #include "src/lib/base/shquote.h"
 
-/* A context value as shown: as is, or shortened (see short_id). */
-typedef void (*show_fn)(const char *v, char *buf, size_t len);
+/*
+ * A context value as shown, added to sb: as is, or shortened (see
+ * short_id).  Values come from results files: the text grows to hold
+ * them (strbuf.h), none is cut.
+ */
+typedef void (*show_fn)(const char *v, struct nsb_sb *sb);
 
-static void show_as_is(const char *v, char *buf, size_t len)
+static void show_as_is(const char *v, struct nsb_sb *sb)
 {
-	snprintf(buf, len, "%s", v);
+	nsb_sb_add(sb, v);
 }
 
 /*
@@ -30,66 +34,69 @@ static void show_as_is(const char *v, char *buf, size_t len)
  * "git-tree:<40>" -> "git tree <12>", "sha256:<64>" -> "sha256:<16>",
  * 40 hex digits -> 12.  Anything else as is.
  */
-static void short_id(const char *v, char *buf, size_t len)
+static void short_id(const char *v, struct nsb_sb *sb)
 {
 	size_t hex = strspn(v, "0123456789abcdef");
 
 	if (!strncmp(v, "tarball:", 8))
-		snprintf(buf, len, "tarball sha256:%.16s", v + 8);
+		nsb_sb_addf(sb, "tarball sha256:%.16s", v + 8);
 	else if (!strncmp(v, "git-tree:", 9))
-		snprintf(buf, len, "git tree %.12s", v + 9);
+		nsb_sb_addf(sb, "git tree %.12s", v + 9);
 	else if (!strncmp(v, "sha256:", 7))
-		snprintf(buf, len, "sha256:%.16s", v + 7);
+		nsb_sb_addf(sb, "sha256:%.16s", v + 7);
 	else if (hex == 40 && !v[hex])
-		snprintf(buf, len, "%.12s", v);
+		nsb_sb_addf(sb, "%.12s", v);
 	else
-		snprintf(buf, len, "%s", v);
+		nsb_sb_add(sb, v);
 }
 
 /*
  * Distinct values of a context key over a side's files, each as show
- * gives it, "a, b"; an empty buf when no file has the key.
+ * gives it, "a, b", added to out; nothing when no file has the key.
  */
 static void ctx_shown(const struct nsb_side *s, const char *key,
-		      show_fn show, char *buf, size_t len)
+		      show_fn show, struct nsb_sb *out)
 {
-	size_t i, used = 0;
-	char one[512];
+	struct nsb_sb one = NSB_SB_INIT;
+	size_t i, start = out->len;
 
-	*buf = 0;
 	for (i = 0; i < s->nfiles; i++) {
 		const char *v = nsb_json_str(s->ctx[i], key);
 
 		if (!v || !*v)
 			continue;
-		show(v, one, sizeof(one));
-		if (strstr(buf, one))
+		nsb_sb_reset(&one);
+		show(v, &one);
+		if (strstr(nsb_sb_str(out) + start, nsb_sb_str(&one)))
 			continue;
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 used ? ", " : "", one);
-		if (used >= len)
-			break;
+		if (out->len > start)
+			nsb_sb_add(out, ", ");
+		nsb_sb_add(out, nsb_sb_str(&one));
 	}
+	nsb_sb_release(&one);
 }
 
-void nsb_ctx_values(const struct nsb_side *s, const char *key, char *buf,
-		    size_t len)
+void nsb_ctx_values(const struct nsb_side *s, const char *key,
+		    struct nsb_sb *out)
 {
-	ctx_shown(s, key, show_as_is, buf, len);
-	if (!*buf)
-		snprintf(buf, len, "unknown");
+	size_t start = out->len;
+
+	ctx_shown(s, key, show_as_is, out);
+	if (out->len == start)
+		nsb_sb_add(out, "unknown");
 }
 
 static size_t ctx_count(const struct nsb_side *s, const char *key)
 {
-	char buf[1024], *p;
-	size_t n = 1;
+	struct nsb_sb vals = NSB_SB_INIT;
+	const char *p;
+	size_t n = 0;
 
-	nsb_ctx_values(s, key, buf, sizeof(buf));
-	if (!strcmp(buf, "unknown"))
-		return 0;
-	for (p = buf; (p = strstr(p, ", ")); p += 2)
-		n++;
+	nsb_ctx_values(s, key, &vals);
+	if (strcmp(nsb_sb_str(&vals), "unknown"))
+		for (n = 1, p = nsb_sb_str(&vals); (p = strstr(p, ", ")); p += 2)
+			n++;
+	nsb_sb_release(&vals);
 	return n;
 }
 
@@ -98,21 +105,23 @@ static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
 {
-	char val[1024], line[64];
+	struct nsb_sb val = NSB_SB_INIT;
+	char line[64];		/* "  " and a key: a short word of this file */
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
+	nsb_sb_vaddf(&val, fmt, ap);
 	va_end(ap);
 	if (md) {
 		/* values come from the results' context: no markup */
 		fprintf(f, "- **%s**: ", key);
-		nsb_md_put_text(f, val);
+		nsb_md_put_text(f, nsb_sb_str(&val));
 		fputc('\n', f);
-		return;
+	} else {
+		snprintf(line, sizeof(line), "  %-10s", key);
+		nsb_wrap_hang(f, line, "            ", nsb_sb_str(&val));
 	}
-	snprintf(line, sizeof(line), "  %-10s", key);
-	nsb_wrap_hang(f, line, "            ", val);
+	nsb_sb_release(&val);
 }
 
 /*
@@ -120,21 +129,23 @@ static void field(FILE *f, bool md, const char *key, const char *fmt, ...)
  * (a --ksrc build), else the tarball's or tree's hash; "not recorded"
  * for results older than scripts/kernel/build.sh's meta fields.
  */
-static void source_of(const struct nsb_side *s, show_fn show, char *buf,
-		      size_t len)
+static void source_of(const struct nsb_side *s, show_fn show,
+		      struct nsb_sb *out)
 {
-	char commit[256], desc[256];
+	struct nsb_sb commit = NSB_SB_INIT, desc = NSB_SB_INIT;
 
-	ctx_shown(s, "kernel_source_commit", show, commit, sizeof(commit));
-	ctx_shown(s, "kernel_source_describe", show_as_is, desc,
-		  sizeof(desc));
-	if (*commit)
-		snprintf(buf, len, "git %s%s%s%s", commit, *desc ? " (" : "",
-			 desc, *desc ? ")" : "");
+	ctx_shown(s, "kernel_source_commit", show, &commit);
+	ctx_shown(s, "kernel_source_describe", show_as_is, &desc);
+	if (commit.len)
+		nsb_sb_addf(out, "git %s%s%s%s", nsb_sb_str(&commit),
+			    desc.len ? " (" : "", nsb_sb_str(&desc),
+			    desc.len ? ")" : "");
 	else
-		ctx_shown(s, "kernel_source", show, buf, len);
-	if (!*buf)
-		snprintf(buf, len, "not recorded");
+		ctx_shown(s, "kernel_source", show, out);
+	if (!out->len)
+		nsb_sb_add(out, "not recorded");
+	nsb_sb_release(&commit);
+	nsb_sb_release(&desc);
 }
 
 /*
@@ -145,29 +156,41 @@ static void source_of(const struct nsb_side *s, show_fn show, char *buf,
 static void side_fields(FILE *f, bool md, const struct nsb_side *s)
 {
 	show_fn show = md ? show_as_is : short_id;
-	char rel[256], ver[256], series[256], src[640], pat[256];
-	char cfg[512];
+	struct nsb_sb rel = NSB_SB_INIT, ver = NSB_SB_INIT;
+	struct nsb_sb series = NSB_SB_INIT, src = NSB_SB_INIT;
+	struct nsb_sb pat = NSB_SB_INIT, cfg = NSB_SB_INIT;
+	const char *p;
 
-	nsb_ctx_values(s, "kernel_release", rel, sizeof(rel));
-	nsb_ctx_values(s, "kernel_version", ver, sizeof(ver));
-	nsb_ctx_values(s, "patch_series", series, sizeof(series));
-	source_of(s, show, src, sizeof(src));
-	ctx_shown(s, "patch_series_sha256", show, pat, sizeof(pat));
-	ctx_shown(s, "kernel_config_hash", show, cfg, sizeof(cfg));
-	if (!*cfg)
-		snprintf(cfg, sizeof(cfg), "unknown");
+	nsb_ctx_values(s, "kernel_release", &rel);
+	nsb_ctx_values(s, "kernel_version", &ver);
+	nsb_ctx_values(s, "patch_series", &series);
+	source_of(s, show, &src);
+	ctx_shown(s, "patch_series_sha256", show, &pat);
+	ctx_shown(s, "kernel_config_hash", show, &cfg);
+	if (!cfg.len)
+		nsb_sb_add(&cfg, "unknown");
+	p = nsb_sb_str(&pat);
 	if (md) {
 		field(f, md, s->label, "kernel %s (%s), source %s, series %s"
-		      "%s%s%s, config %s", rel, ver, src, series,
-		      *pat ? " (patches " : "", pat, *pat ? ")" : "", cfg);
-		return;
+		      "%s%s%s, config %s", nsb_sb_str(&rel), nsb_sb_str(&ver),
+		      nsb_sb_str(&src), nsb_sb_str(&series),
+		      *p ? " (patches " : "", p, *p ? ")" : "",
+		      nsb_sb_str(&cfg));
+	} else {
+		field(f, md, s->label, "kernel %s (%s)", nsb_sb_str(&rel),
+		      nsb_sb_str(&ver));
+		field(f, md, "", "source %s", nsb_sb_str(&src));
+		field(f, md, "", "series %s", nsb_sb_str(&series));
+		if (*p)
+			field(f, md, "", "patches %s", p);
+		field(f, md, "", "config %s", nsb_sb_str(&cfg));
 	}
-	field(f, md, s->label, "kernel %s (%s)", rel, ver);
-	field(f, md, "", "source %s", src);
-	field(f, md, "", "series %s", series);
-	if (*pat)
-		field(f, md, "", "patches %s", pat);
-	field(f, md, "", "config %s", cfg);
+	nsb_sb_release(&rel);
+	nsb_sb_release(&ver);
+	nsb_sb_release(&series);
+	nsb_sb_release(&src);
+	nsb_sb_release(&pat);
+	nsb_sb_release(&cfg);
 }
 
 /* Samples per benchmark, as "5" or "5-8". */
@@ -200,54 +223,65 @@ static void sample_range(const struct nsb_comparison *c, char *buf,
 
 static void mode_field(FILE *f, bool md, const struct nsb_comparison *c)
 {
-	char mode[256];
+	struct nsb_sb sb = NSB_SB_INIT;
+	const char *mode;
 
-	nsb_ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
-	if (c->base.icount) {
+	nsb_ctx_values(&c->base, "nsbench_mode", &sb);
+	mode = nsb_sb_str(&sb);
+	if (c->base.icount)
 		field(f, md, "mode", "%s: times are guest instructions. Under "
 		      "QEMU -icount shift=0,sleep=off -smp 1 one virtual ns is "
 		      "one retired guest instruction, kernel included, so "
 		      "\"insn\" counts instructions per operation; small "
 		      "costs on the open path read ~5%% high, treat them as "
 		      "instruction counts, not exact", mode);
-		return;
-	}
-	field(f, md, "mode", "%s (%s, metric %s)", mode, c->base.unit,
-	      c->o.metric);
+	else
+		field(f, md, "mode", "%s (%s, metric %s)", mode, c->base.unit,
+		      c->o.metric);
+	nsb_sb_release(&sb);
 }
 
 /* The CI job that ran it (contrib/nsbench-ci.sh's context), if any. */
 static void ci_field(FILE *f, bool md, const struct nsb_side *s)
 {
 	show_fn show = md ? show_as_is : short_id;
-	char run[256], base[256], head[256];
+	struct nsb_sb run = NSB_SB_INIT, base = NSB_SB_INIT;
+	struct nsb_sb head = NSB_SB_INIT;
 
-	ctx_shown(s, "nsbench_ci_run_id", show_as_is, run, sizeof(run));
-	ctx_shown(s, "nsbench_ci_base", show, base, sizeof(base));
-	ctx_shown(s, "nsbench_ci_head", show, head, sizeof(head));
-	if (!*run && !*base && !*head)
-		return;
-	field(f, md, "ci", "run %s: base %s, head %s", *run ? run : "unknown",
-	      *base ? base : "none (the head alone)",
-	      *head ? head : "unknown");
+	ctx_shown(s, "nsbench_ci_run_id", show_as_is, &run);
+	ctx_shown(s, "nsbench_ci_base", show, &base);
+	ctx_shown(s, "nsbench_ci_head", show, &head);
+	if (run.len || base.len || head.len)
+		field(f, md, "ci", "run %s: base %s, head %s",
+		      run.len ? run.buf : "unknown",
+		      base.len ? base.buf : "none (the head alone)",
+		      head.len ? head.buf : "unknown");
+	nsb_sb_release(&run);
+	nsb_sb_release(&base);
+	nsb_sb_release(&head);
 }
 
 static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
 {
 	const struct nsb_side *s[2] = { &c->base, &c->patched };
-	char host[256], cpu[256], ver[256], ver2[256], bt[64], reps[32];
-	char runs[2][96];
+	struct nsb_sb host = NSB_SB_INIT, cpu = NSB_SB_INIT;
+	struct nsb_sb ver = NSB_SB_INIT, ver2 = NSB_SB_INIT;
+	struct nsb_sb bt = NSB_SB_INIT;
+	/* numbers only: "%zu-%zu"; "patched %zu file(s), %zu boot(s), ..." */
+	char reps[48], runs[2][96];
 	int k;
 
-	nsb_ctx_values(&c->base, "host_name", host, sizeof(host));
-	nsb_ctx_values(&c->base, "cpu_model", cpu, sizeof(cpu));
-	field(f, md, "host", "%s, %s, %lld CPUs", host, cpu,
+	nsb_ctx_values(&c->base, "host_name", &host);
+	nsb_ctx_values(&c->base, "cpu_model", &cpu);
+	field(f, md, "host", "%s, %s, %lld CPUs", nsb_sb_str(&host),
+	      nsb_sb_str(&cpu),
 	      (long long)json_integer_value(json_object_get(c->base.ctx[0],
 							    "num_cpus")));
-	nsb_ctx_values(s[0], "nsbench_version", ver, sizeof(ver));
-	nsb_ctx_values(s[1], "nsbench_version", ver2, sizeof(ver2));
+	nsb_ctx_values(s[0], "nsbench_version", &ver);
+	nsb_ctx_values(s[1], "nsbench_version", &ver2);
 	field(f, md, "nsbench", "base results by %s, patched by %s, "
-	      "this report by %s", ver, ver2, nsb_version());
+	      "this report by %s", nsb_sb_str(&ver), nsb_sb_str(&ver2),
+	      nsb_version());
 	sample_range(c, reps, sizeof(reps));
 	for (k = 0; k < 2; k++) {
 		size_t boots = ctx_count(s[k], "nsbench_boot");
@@ -263,11 +297,16 @@ static void run_fields(FILE *f, bool md, const struct nsb_comparison *c)
 	field(f, md, "runs", "%s; %s; %s samples (repetitions) per "
 	      "benchmark and side", runs[0], runs[1], reps);
 	ci_field(f, md, &c->patched);
-	nsb_ctx_values(&c->base, "library_build_type", bt, sizeof(bt));
-	if (!strcmp(bt, "debug"))
+	nsb_ctx_values(&c->base, "library_build_type", &bt);
+	if (!strcmp(nsb_sb_str(&bt), "debug"))
 		field(f, md, "note", "Debian's libbenchmark 1.7.1 reports a "
 		      "debug build; its timing loop is inline in the header, "
 		      "so per-iteration costs are not distorted");
+	nsb_sb_release(&host);
+	nsb_sb_release(&cpu);
+	nsb_sb_release(&ver);
+	nsb_sb_release(&ver2);
+	nsb_sb_release(&bt);
 }
 
 /* The bench command from a side's context; its values quoted likewise. */

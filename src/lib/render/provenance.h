@@ -10,13 +10,18 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "src/lib/base/strbuf.h"
+
 struct nsb_comparison;
 struct nsb_costs;
 struct nsb_side;
 
-/* Distinct values of a context key over a side's files, "a, b"; "unknown". */
-void nsb_ctx_values(const struct nsb_side *s, const char *key, char *buf,
-		    size_t len);
+/*
+ * Distinct values of a context key over a side's files, "a, b", else
+ * "unknown", added to out.
+ */
+void nsb_ctx_values(const struct nsb_side *s, const char *key,
+		    struct nsb_sb *out);
 /*
  * Both sides' kernels (and the A/A side's), mode, host, runs, CI job,
  * then how to reproduce the report and the run.

@@ -15,7 +15,7 @@ static int one(const struct nsb_rowplot *p, const char *tmp, int k,
 	       const char *out_dir, const char *stem, const char *templates)
 {
 	struct nsb_rowchart ch = { .unit = "" };
-	struct nsb_gp_args a = { .kind = p->kind, .title = ch.title };
+	struct nsb_gp_args a = { .kind = p->kind };
 	char *data = NULL, *base = NULL, *nums = NULL, name[48];
 	int rows, ret = -1;
 	FILE *f;
@@ -25,7 +25,7 @@ static int one(const struct nsb_rowplot *p, const char *tmp, int k,
 	if (!f)
 		return -1;
 	rows = p->chart(f, k, &ch, p->arg);
-	if (fclose(f) || rows < 0)
+	if (fclose(f) || rows < 0 || ch.title.oom || ch.nums.oom)
 		goto out;
 	if (asprintf(&base, "%s/%s-%s%s", out_dir, stem, p->kind,
 		     ch.part) < 0) {
@@ -34,14 +34,17 @@ static int one(const struct nsb_rowplot *p, const char *tmp, int k,
 	}
 	if (asprintf(&nums, "width = %d\nheight = %d\nnrows = %d\n%s",
 		     ch.width ?: 1000, ch.height ?: p->top + 24 * rows, rows,
-		     ch.nums) < 0) {
+		     nsb_sb_str(&ch.nums)) < 0) {
 		nums = NULL;
 		goto out;
 	}
+	a.title = nsb_sb_str(&ch.title);
 	a.unit = ch.unit;
 	a.datafile = data;
 	ret = nsb_gp_plot_rows(tmp, templates, &a, base, nums, p->who);
 out:
+	nsb_sb_release(&ch.title);
+	nsb_sb_release(&ch.nums);
 	free(base);
 	free(nums);
 	free(data);

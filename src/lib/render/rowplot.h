@@ -12,13 +12,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* One chart, as the plot's chart function describes it. */
+#include "src/lib/base/strbuf.h"
+
+/*
+ * One chart, as the plot's chart function describes it.  part is a file
+ * name's part (nsb_gp_file_part bounds it); the title and the numbers
+ * are as long as the data makes them.
+ */
 struct nsb_rowchart {
-	char title[300];
+	struct nsb_sb title;
 	char part[160];		/* after STEM-KIND in the file names */
 	const char *unit;	/* of the axis */
 	int width, height;	/* pixels; 0: 1000 by top + 24 a row */
-	char nums[8192];	/* more gnuplot assignments, of numbers only */
+	struct nsb_sb nums;	/* more gnuplot assignments, numbers only */
 };
 
 struct nsb_rowplot {
