@@ -18,13 +18,14 @@
 
 static char *cpu_model(void)
 {
-	char buf[512];
+	/* whole lines (getline): a "flags" line runs past any char[N] */
 	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *model = NULL;
+	char *buf = NULL, *model = NULL;
+	size_t cap = 0;
 
 	if (!f)
 		return NULL;
-	while (!model && fgets(buf, sizeof(buf), f)) {
+	while (!model && getline(&buf, &cap, f) > 0) {
 		char *colon = strchr(buf, ':');
 
 		if (strncmp(buf, "model name", 10) || !colon)
@@ -32,6 +33,7 @@ static char *cpu_model(void)
 		buf[strcspn(buf, "\n")] = 0;
 		model = strdup(colon + 2);
 	}
+	free(buf);
 	fclose(f);
 	return model;
 }

@@ -19,6 +19,7 @@
 
 #include "src/lib/io/hyperfine.h"
 #include "src/lib/base/nsbench.h"
+#include "src/lib/base/strbuf.h"
 #include "src/lib/io/samples.h"
 
 static json_t *context_obj;
@@ -62,13 +63,19 @@ static char *entry_name(const char *prefix, const char *command,
 			name[len++] = isspace((unsigned char)*p) ? '_' : *p;
 	name[len] = 0;
 	json_object_foreach(params, key, val) {
-		char kv[256];
+		/* whole: a value cut at a fixed size named another entry */
+		struct nsb_sb kv = NSB_SB_INIT;
 
 		/* Already in a --command-name such as "exec/depth:{depth}". */
-		snprintf(kv, sizeof(kv), "%s:%s", key,
-			 json_string_value(val) ?: "");
-		if (!strstr(command, kv))
-			len += sprintf(name + len, "/%s", kv);
+		nsb_sb_addf(&kv, "%s:%s", key, json_string_value(val) ?: "");
+		if (kv.oom) {
+			nsb_sb_release(&kv);
+			free(name);
+			return NULL;
+		}
+		if (!strstr(command, kv.buf))
+			len += sprintf(name + len, "/%s", kv.buf);
+		nsb_sb_release(&kv);
 	}
 	return name;
 }

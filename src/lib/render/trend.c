@@ -152,43 +152,49 @@ static int trend_row(const char *who, const char *file, long ln,
 		     const char *line, struct nsb_trend_pt **pts, size_t *n,
 		     size_t *cap)
 {
-	char when[256], commit[256];
+	/* words of the row as long as they are (%ms): none cut at 255 */
+	char *when = NULL, *commit = NULL;
 	double m, lo, hi;
-	int got;
+	int got, ret = -1;
 
 	if (!line[strspn(line, " \t\r")] || line[strspn(line, " \t")] == '#')
 		return 0;
-	got = sscanf(line, "%255s %lf %lf %lf %255s", when, &m, &lo, &hi,
-		     commit);
+	got = sscanf(line, "%ms %lf %lf %lf %ms", &when, &m, &lo, &hi,
+		     &commit);
 	if (got < 4) {
 		fprintf(stderr, "%s: %s:%ld: want \"<UTC time> median ci_lo "
 			"ci_hi [commit]\"\n", who, file, ln);
-		return -1;
+		goto out;
 	}
 	/* gnuplot would draw nan and inf as nothing, or as a wall */
 	if (!isfinite(m) || !isfinite(lo) || !isfinite(hi) || lo > m ||
 	    m > hi) {
 		fprintf(stderr, "%s: %s:%ld: want finite numbers with ci_lo "
 			"<= median <= ci_hi\n", who, file, ln);
-		return -1;
+		goto out;
 	}
-	if (got < 5)
-		snprintf(commit, sizeof(commit), "%.*s",
-			 (int)strcspn(when, "T"), when);
+	if (got < 5) {
+		free(commit);
+		commit = strndup(when, strcspn(when, "T"));
+		if (!commit)
+			goto out;
+	}
 	if (*n == *cap) {
 		size_t c = *cap ? 2 * *cap : 64;
 		struct nsb_trend_pt *p = realloc(*pts, c * sizeof(*p));
 
 		if (!p)
-			return -1;
+			goto out;
 		*pts = p;
 		*cap = c;
 	}
-	(*pts)[*n] = (struct nsb_trend_pt){ m, lo, hi, strdup(commit) };
-	if (!(*pts)[*n].label)
-		return -1;
-	(*n)++;
-	return 1;
+	(*pts)[(*n)++] = (struct nsb_trend_pt){ m, lo, hi, commit };
+	commit = NULL;		/* the point's label now */
+	ret = 1;
+out:
+	free(when);
+	free(commit);
+	return ret;
 }
 
 long nsb_trend_read(const char *who, const char *file,
@@ -257,10 +263,10 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 		   const struct nsb_cp *cps, size_t ncp)
 {
 	int vkind = nsb_history_vkind(pts, n);
-	char tmp[PATH_MAX], stem[256], title[320], lvl[32], *base = NULL;
+	char tmp[PATH_MAX], stem[256], lvl[32], *base = NULL, *title = NULL;
 	struct nsb_trend_chart ch = {
 		.who = nsb_prog(), .tmp = tmp,
-		.svg = o->svg, .png = o->png, .title = title,
+		.svg = o->svg, .png = o->png,
 		.unit = vkind == NSB_V_INSN ? "guest instructions" :
 			vkind == NSB_V_COUNT ? pts[0]->unit : "ns",
 		.extra = "run, oldest first (labels: kernel commit, else date)",
@@ -293,9 +299,14 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 	}
 	ch.out_base = base;
 	level_label(lvl, sizeof(lvl), pts, n);
-	snprintf(title, sizeof(title), "%s: median and %s CI per run; "
-		 "%zu change point(s), dashed, segment medians orange",
-		 bench, lvl, ncp);
+	/* as long as the benchmark's name: title[320] cut it */
+	if (asprintf(&title, "%s: median and %s CI per run; %zu change "
+		     "point(s), dashed, segment medians orange", bench, lvl,
+		     ncp) < 0) {
+		title = NULL;
+		goto rm;
+	}
+	ch.title = title;
 	/* the label: the kernel commit, else the run's date */
 	for (i = 0; i < n; i++) {
 		const char *t = pts[i]->timestamp ?: "?";
@@ -313,6 +324,7 @@ int nsb_trend_plot(const struct nsb_trend_opts *o, const char *bench,
 rm:
 	nsb_gp_rmtmp(tmp);
 out:
+	free(title);
 	free(base);
 	free(tp);
 	free(labels);

@@ -18,6 +18,7 @@
 #include "src/lib/stats/costs.h"
 #include "src/lib/base/jsonio.h"
 #include "src/lib/base/nsbench.h"
+#include "src/lib/base/strbuf.h"
 
 #define CS(k)	"nsb_on_cs_" k, "nsb_off1_cs_" k, "nsb_off2_cs_" k
 
@@ -361,55 +362,57 @@ static bool family_has_cs(const struct nsb_cost_family *fam)
 
 static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 {
-	char line[1200];
+	/* the model's geometry comes from the results: as long as it is */
+	struct nsb_sb line = NSB_SB_INIT;
 
-	snprintf(line, sizeof(line), "What each check costs in the cache "
-		 "model: shift on - off per op, median of the per-round "
-		 "differences%s. warm: the measured loop as it runs, its "
-		 "lines cached by the loop itself; cold: I1, D1 and LL "
-		 "emptied as each op starts. Estimated cycles = instructions "
-		 "+ 10 per L1 miss + 100 per LL miss (Cachegrind's "
-		 "estimate). Model (QEMU plugin nsb-cachesim, %zu results "
-		 "file(s)): %s. Not modelled: prefetchers, TLBs, "
-		 "out-of-order overlap, other cores. Rows the check "
-		 "decides (another operation) are left out.",
-		 markdown ? " [95% CI]" : "; ~ marks a 95% CI wider than a "
-		 "tenth (report.md and costs.json give every CI)",
-		 c->cs_files, c->cs_model);
-	nsb_wrap(f, "", line);
+	nsb_sb_addf(&line, "What each check costs in the cache "
+		    "model: shift on - off per op, median of the per-round "
+		    "differences%s. warm: the measured loop as it runs, its "
+		    "lines cached by the loop itself; cold: I1, D1 and LL "
+		    "emptied as each op starts. Estimated cycles = "
+		    "instructions + 10 per L1 miss + 100 per LL miss "
+		    "(Cachegrind's estimate). Model (QEMU plugin "
+		    "nsb-cachesim, %zu results file(s)): %s. Not modelled: "
+		    "prefetchers, TLBs, out-of-order overlap, other cores. "
+		    "Rows the check decides (another operation) are left "
+		    "out.", markdown ? " [95% CI]" : "; ~ marks a 95% CI "
+		    "wider than a tenth (report.md and costs.json give "
+		    "every CI)", c->cs_files, c->cs_model);
+	nsb_wrap(f, "", nsb_sb_str(&line));
 	if (c->cs_partial) {
-		snprintf(line, sizeof(line), "%zu results file(s) had runs "
-			 "the plugin did not record (nsbench_cachesim_"
-			 "complete: a state none of whose chunks the central "
-			 "mean kept): a row is here only where every round "
-			 "has the model.", c->cs_partial);
-		nsb_wrap(f, "", line);
+		nsb_sb_reset(&line);
+		nsb_sb_addf(&line, "%zu results file(s) had runs the plugin "
+			    "did not record (nsbench_cachesim_complete: a "
+			    "state none of whose chunks the central mean "
+			    "kept): a row is here only where every round has "
+			    "the model.", c->cs_partial);
+		nsb_wrap(f, "", nsb_sb_str(&line));
 	}
 	fputc('\n', f);
+	nsb_sb_release(&line);
 }
 
 /* "where: in_userns +206 insn +134 loads +0.0 L1d cold; ..." */
 static void print_funcs(FILE *f, const struct nsb_cost_row *r)
 {
-	char line[1024] = "where:";
-	size_t used = strlen(line);
+	struct nsb_sb line = NSB_SB_INIT;
 	const char *fn;
 	json_t *v;
 
 	if (!r->cs_funcs || !json_object_size(r->cs_funcs))
 		return;
+	nsb_sb_add(&line, "where:");
 	json_object_foreach(r->cs_funcs, fn, v) {
-		used += (size_t)snprintf(line + used, sizeof(line) - used,
+		nsb_sb_addf(&line,
 			"%s %.60s %+.0f insn %+.0f loads %+.1f L1d %+.1f cold",
-			used > 6 ? ";" : "", fn,
+			line.len > 6 ? ";" : "", fn,
 			json_number_value(json_object_get(v, "insn")),
 			json_number_value(json_object_get(v, "loads")),
 			json_number_value(json_object_get(v, "l1d_miss")),
 			json_number_value(json_object_get(v, "l1d_miss_cold")));
-		if (used >= sizeof(line))
-			break;
 	}
-	nsb_wrap_hang(f, "    ", "      ", line);
+	nsb_wrap_hang(f, "    ", "      ", nsb_sb_str(&line));
+	nsb_sb_release(&line);
 }
 
 void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown)
