@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "src/lib/base/nsbench.h"
+#include "src/lib/base/strbuf.h"
 #include "src/lib/io/samples.h"
 
 const char *nsb_json_type_name(const json_t *j)
@@ -319,10 +320,11 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 			     json_t *b, size_t i, const char *round)
 {
 	const char *name = NULL, *run_type = NULL, *msg, *metric;
-	char where[64];
+	struct nsb_sb where = NSB_SB_INIT;	/* summary --metric: any name */
 	struct nsb_series *s;
 	json_t *val;
 	double f = 0, ns;
+	int ret;
 
 	if (check_entry(path, b, i, &name, &run_type))
 		return -1;
@@ -344,16 +346,21 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 	if (!val)
 		return nsb_bad(path, "benchmarks[%zu] (%s): missing field '%s'",
 			   i, name, metric);
-	snprintf(where, sizeof(where), "benchmarks[%zu].%s", i, metric);
-	if (!json_is_number(val))
-		return check_time(path, where, name, val, 1, &ns);
-	if (side->zero_ok && json_number_value(val) == 0)
-		return series_add(s, 0, round) ?: 1;
-	if (entry_unit(path, b, i, name, &f) ||
-	    check_time(path, where, name, val, f, &ns) ||
-	    check_other_time(path, b, i, name, metric))
-		return -1;
-	return series_add(s, ns, round) ?: 1;
+	nsb_sb_addf(&where, "benchmarks[%zu].%s", i, metric);
+	if (where.oom)
+		ret = -ENOMEM;
+	else if (!json_is_number(val))
+		ret = check_time(path, where.buf, name, val, 1, &ns);
+	else if (side->zero_ok && json_number_value(val) == 0)
+		ret = series_add(s, 0, round) ?: 1;
+	else if (entry_unit(path, b, i, name, &f) ||
+		 check_time(path, where.buf, name, val, f, &ns) ||
+		 check_other_time(path, b, i, name, metric))
+		ret = -1;
+	else
+		ret = series_add(s, ns, round) ?: 1;
+	nsb_sb_release(&where);
+	return ret;
 }
 
 /* Context keys nsbench reads: strings, as Google Benchmark writes them. */
