@@ -9,8 +9,8 @@
 # one; a room's private *_internal.h, included in that room only), which
 # includes it; no library file spells a command's name (the command
 # sets the messages' prefix, nsb_set_prog); src/lib/ holds only its
-# rooms (base, io, stats, render, history); the README's "Layout" names every file of
-# src/cmd/, and each room of src/lib/ with the files in it.
+# rooms (base, io, stats, render, history); the README's "Layout" names
+# every file of src/cmd/, and each room of src/lib/ with its files.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
