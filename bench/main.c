@@ -34,8 +34,8 @@
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
 #include "workloads/lsm.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "workloads/fixture.h"
 
 struct options {

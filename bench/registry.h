@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/lib/base.h"
+#include "src/lib/base/base.h"
 
 /* quick: what `make bench` and `make run` use; full: the whole sweep. */
 enum nsb_tier { NSB_TIER_QUICK, NSB_TIER_FULL };

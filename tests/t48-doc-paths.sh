@@ -9,7 +9,7 @@
 # fails here, naming each stale mention as FILE:LINE: PATH.
 #
 # What counts as a path: a word with a file name's dot in its last part
-# (src/lib/table.c), or of three or more parts (kernel-patches/6.1/
+# (src/lib/render/table.c), or of three or more parts (kernel-patches/6.1/
 # calibration), or ending in '/'.  Two parts without a dot (guest/exec)
 # are benchmark names as often as directories, and are left alone.  Not
 # paths either: globs and placeholders (kernel-patches/VERSION/, PLAN.plan,
@@ -93,7 +93,7 @@ diag "$tmp/missing"
 mkdir -p "$tmp/d"
 cat >"$tmp/d/README.md" <<'EOF'
 The check table (src/costs.c) and `src/lib/nosuch.h`, kernel-patches/9.9/x/.
-Fine: src/lib/table.c, src/lib/, kernel-patches/6.1/calibration/README.md,
+Fine: src/lib/render/table.c, src/lib/, kernel-patches/6.1/calibration/README.md,
 kernel-patches/VERSION/series, guest/plans/PLAN.plan, src/lib/*.c,
 $top/src/gone.c, the kernel's scripts/selinux/mdp, guest/exec,
 guest/nsb-guest, tests/t64, build/src/x.o.

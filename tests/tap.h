@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/lib/base.h"
+#include "src/lib/base/base.h"
 
 static int tap_run, tap_failed;
 

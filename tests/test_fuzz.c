@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/base/nsbench.h"
 #include "src/cmd/cli.h"
 #include "tests/tap.h"
 
@@ -62,8 +62,8 @@
 #else
 #define SLOW_TIMEOUT	TIMEOUT
 #endif
-#define RESULTS_CAP	(256UL << 20)	/* src/lib/jsonio.c */
-#define HISTORY_CAP	(1UL << 30)	/* src/lib/history.c */
+#define RESULTS_CAP	(256UL << 20)	/* src/lib/base/jsonio.c */
+#define HISTORY_CAP	(1UL << 30)	/* src/lib/history/history.c */
 
 /* What a case is, for the commands that read it. */
 enum kind {

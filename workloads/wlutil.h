@@ -7,7 +7,7 @@
 
 #include <sys/types.h>
 
-#include "src/lib/base.h"
+#include "src/lib/base/base.h"
 
 /* PR_SET_PDEATHSIG(SIGKILL); exits at once if the parent is gone. */
 void nsb_die_with_parent(void);

@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/changepoint.h"
-#include "src/lib/compare.h"
-#include "src/lib/histjudge.h"
-#include "src/lib/history.h"
-#include "src/lib/trend.h"
-#include "src/lib/shquote.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/publish.h"
+#include "src/lib/stats/changepoint.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/history/histjudge.h"
+#include "src/lib/history/history.h"
+#include "src/lib/render/trend.h"
+#include "src/lib/base/shquote.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/history/publish.h"
 #include "src/cmd/cli.h"
 
 enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT,
@@ -637,6 +637,10 @@ int cmd_history(int argc, char **argv)
 		goto out_opts;
 	if (o.out_dir && o.sub != SUB_PUBLISH)
 		o.plot.out_dir = o.out_dir;
+	/* libnsb's messages: the site's and the chart's speak for theirs */
+	nsb_set_prog(o.sub == SUB_PUBLISH ? "nsbench history publish" :
+		     o.sub == SUB_PLOT ? "nsbench history plot" :
+		     "nsbench history");
 	ret = 2;
 	if (o.false_alarms) {
 		ret = sub_false_alarms(&o);

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plot.c — `nsbench plot`: charts rendered by gnuplot.  Four modes, each
- * with its own options: `plot [ab]` (a comparison: src/lib/plot.c),
- * `plot costs FILE` (src/lib/costplot.c), `plot profile FILE`
- * (src/lib/profplot.c) and `plot trend FILE` (src/lib/trend.c); their old
- * spellings --costs=FILE, --profile=FILE and --trend=FILE select them too,
- * with a deprecation line on stderr.
+ * plot.c — `nsbench plot`: charts rendered by gnuplot.  Four
+ * modes, each with its own options: `plot [ab]` (a comparison:
+ * src/lib/render/plot.c), `plot costs FILE` (src/lib/render/costplot.c),
+ * `plot profile FILE` (src/lib/render/profplot.c) and `plot trend FILE`
+ * (src/lib/render/trend.c); their old spellings --costs=FILE, --profile=FILE
+ * and --trend=FILE select them too, with a deprecation line on stderr.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/compare.h"
-#include "src/lib/costs.h"
-#include "src/lib/gnuplot.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/plot.h"
-#include "src/lib/profile.h"
-#include "src/lib/trend.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/stats/costs.h"
+#include "src/lib/render/gnuplot.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/render/plot.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/render/trend.h"
 #include "src/cmd/cli.h"
 
 #define WHO		"nsbench plot"
@@ -295,6 +295,7 @@ int cmd_plot(int argc, char **argv)
 		},
 	};
 
+	nsb_set_prog(WHO);	/* the plot engines' messages */
 	switch (plot_mode(&argc, argv)) {
 	case MODE_COSTS:
 		return cmd_plot_rows(&o, argc, argv, false);

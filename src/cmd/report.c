@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/abtable.h"
-#include "src/lib/compare.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/perfdiff.h"
-#include "src/lib/profile.h"
-#include "src/lib/provenance.h"
+#include "src/lib/render/abtable.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/stats/perfdiff.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/render/provenance.h"
 #include "src/cmd/cli.h"
 
 struct report_opts {
@@ -32,35 +32,39 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 		   const struct nsb_perf *perf,
 		   const struct nsb_prof_sides *prof)
 {
-	char a[256], b[256], mode[64];
+	struct nsb_sb a = NSB_SB_INIT, b = NSB_SB_INIT, mode = NSB_SB_INIT;
 
-	nsb_ctx_values(&c->base, "patch_series", a, sizeof(a));
-	nsb_ctx_values(&c->patched, "patch_series", b, sizeof(b));
-	nsb_ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
+	nsb_ctx_values(&c->base, "patch_series", &a);
+	nsb_ctx_values(&c->patched, "patch_series", &b);
+	nsb_ctx_values(&c->base, "nsbench_mode", &mode);
 	if (md) {
 		fputs("## nsbench: patched (", f);
-		nsb_md_put_text(f, b);
+		nsb_md_put_text(f, nsb_sb_str(&b));
 		fputs(") vs base (", f);
-		nsb_md_put_text(f, a);
+		nsb_md_put_text(f, nsb_sb_str(&a));
 		fputs("), ", f);
-		nsb_md_put_text(f, mode);
+		nsb_md_put_text(f, nsb_sb_str(&mode));
 		fputs("\n\n", f);
 	}
 	else {
-		char line[1024];
+		struct nsb_sb line = NSB_SB_INIT;
 
 		/* wrapped: a series name may be long */
-		snprintf(line, sizeof(line), "nsbench: patched (series %s) vs "
-			 "base (series %s), %s mode", b, a, mode);
+		nsb_sb_addf(&line, "nsbench: patched (series %s) vs base "
+			    "(series %s), %s mode", nsb_sb_str(&b),
+			    nsb_sb_str(&a), nsb_sb_str(&mode));
 		/* icount: a threshold is the user's filter, if any */
 		if (!c->base.icount || c->o.threshold_given)
-			snprintf(line + strlen(line), sizeof(line) -
-				 strlen(line), ", %sthreshold %.1f%%",
-				 c->base.icount ? "your " : "",
-				 c->o.threshold);
-		nsb_wrap(f, "", line);
+			nsb_sb_addf(&line, ", %sthreshold %.1f%%",
+				    c->base.icount ? "your " : "",
+				    c->o.threshold);
+		nsb_wrap(f, "", nsb_sb_str(&line));
 		fputc('\n', f);
+		nsb_sb_release(&line);
 	}
+	nsb_sb_release(&a);
+	nsb_sb_release(&b);
+	nsb_sb_release(&mode);
 	nsb_ab_table_where(f, c, md, prof);
 	if (perf->n)
 		nsb_perf_print(f, md, perf);

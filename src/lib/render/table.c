@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table.c — the renderers of a table described once (table.h): text
+ * with fixed-width columns, Markdown and JSON rows, from the same
+ * column descriptions.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/base/nsbench.h"
+#include "src/lib/stats/stats.h"
+#include "src/lib/render/table.h"
+
+#define CELL 4096	/* a name from a results file fits whole */
+
+/* --- cells --------------------------------------------------------------- */
+
+/* Drops a prefix or an infix from buf, in place. */
+static void drop(char *buf, const char *what)
+{
+	char *p = strstr(buf, what);
+
+	if (p)
+		memmove(p, p + strlen(what), strlen(p + strlen(what)) + 1);
+}
+
+void nsb_cost_label(char *buf, size_t len, const char *name)
+{
+	char *p;
+
+	snprintf(buf, len < NSB_LABEL_MAX ? len : NSB_LABEL_MAX, "%s", name);
+	if (!strncmp(buf, "sys/", 4))
+		drop(buf, "sys/");
+	drop(buf, "/manual_time");
+	drop(buf, "vfork/");
+	drop(buf, "fscreate/");
+	while ((p = strstr(buf, "depth:"))) {
+		*p = 'd';
+		memmove(p + 1, p + 6, strlen(p + 6) + 1);
+	}
+}
+
+/*
+ * Per-op values in the run's unit (instructions under icount, else ns):
+ * digits enough for a shift of a few units on ops of thousands.
+ */
+void nsb_fmt_insn(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (a >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
+{
+	double a = fmax(fabs(s->lo), fabs(s->hi));
+
+	/* tenths at most: 17 columns, and no more digits than it resolves */
+	if (a >= 10)
+		snprintf(buf, len, "%+.0f [%+.0f, %+.0f]", s->est, s->lo, s->hi);
+	else
+		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]", s->est, s->lo, s->hi);
+}
+
+/* --- renderers ----------------------------------------------------------- */
+
+static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
+{
+	return c->cell && (c->flags & (fmt == NSB_MD ? NSB_COL_MD :
+				       NSB_COL_TEXT));
+}
+
+static void text_cell(FILE *f, const struct nsb_col *c, const char *s,
+		      bool first)
+{
+	if (!first)
+		fputc(' ', f);
+	fprintf(f, c->flags & NSB_COL_RIGHT ? "%*s" : "%-*s", c->width, s);
+}
+
+void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
+{
+	size_t i;
+	bool first = true;
+
+	if (fmt == NSB_TEXT)
+		fputs(t->indent, f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, fmt))
+			continue;
+		if (fmt == NSB_TEXT)
+			text_cell(f, c, c->head, first);
+		else
+			fprintf(f, "| %s ", c->md_head ? c->md_head : c->head);
+		first = false;
+	}
+	if (fmt == NSB_TEXT) {
+		fputc('\n', f);
+		return;
+	}
+	fputs("|\n", f);
+	for (i = 0; i < t->n; i++)
+		if (in(&t->cols[i], fmt))
+			fputs(t->cols[i].flags & NSB_COL_RIGHT ? "|---:" :
+			      "|---", f);
+	fputs("|\n", f);
+}
+
+static void text_row(FILE *f, const struct nsb_table *t, const void *row,
+		     char *buf)
+{
+	size_t i;
+	bool first = true;
+
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_TEXT))
+			continue;
+		c->cell(buf, CELL, row, t->ctx, NSB_TEXT);
+		if (first)
+			fputs(t->indent, f);
+		if ((c->flags & NSB_COL_OWN_LINE) &&
+		    strlen(buf) > (size_t)c->width) {
+			fprintf(f, "%s\n%s", buf, first ? t->indent : "");
+			*buf = 0;
+		}
+		text_cell(f, c, buf, first);
+		first = false;
+	}
+	fputc('\n', f);
+}
+
+/* An empty cell is " |", as a table with holes reads in the source. */
+static void md_row(FILE *f, const struct nsb_table *t, const void *row,
+		   char *buf)
+{
+	size_t i;
+
+	fputc('|', f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_MD))
+			continue;
+		c->cell(buf, CELL, row, t->ctx, NSB_MD);
+		fputc(' ', f);
+		if (c->flags & NSB_COL_CODE)
+			nsb_md_put_code(f, buf);
+		else if (*buf)
+			fputs(buf, f);
+		fputs(*buf || (c->flags & NSB_COL_CODE) ? " |" : "|", f);
+	}
+	fputc('\n', f);
+}
+
+void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
+		   enum nsb_tfmt fmt)
+{
+	char *buf = malloc(CELL);
+
+	if (!buf)
+		return;
+	if (fmt == NSB_TEXT)
+		text_row(f, t, row, buf);
+	else
+		md_row(f, t, row, buf);
+	free(buf);
+}
+
+json_t *nsb_table_json(const struct nsb_table *t, const void *row)
+{
+	json_t *o = json_object();
+	int at, next;
+	size_t i;
+
+	/* keys in json_at order, columns of one place in their order */
+	for (at = -1; o; at = next) {
+		next = -1;
+		for (i = 0; i < t->n; i++) {
+			const struct nsb_col *c = &t->cols[i];
+			json_t *v;
+
+			if (!c->key || !c->json || c->json_at < at)
+				continue;
+			if (c->json_at > at) {
+				if (next < 0 || c->json_at < next)
+					next = c->json_at;
+				continue;
+			}
+			v = c->json(c, row, t->ctx);
+			if (v && json_object_set_new(o, c->key, v)) {
+				json_decref(o);
+				return NULL;
+			}
+		}
+		if (next < 0)
+			break;
+	}
+	return o;
+}
+
+json_t *nsb_cell_json(const struct nsb_col *c, const void *row,
+		      const void *ctx)
+{
+	char buf[CELL];
+
+	c->cell(buf, sizeof(buf), row, ctx, NSB_TEXT);
+	return json_string(buf);
+}
+
+json_t *nsb_interval_json(const struct nsb_interval *i)
+{
+	return json_pack("{s:o,s:o,s:o,s:o}", "est", nsb_json_num(i->est),
+			 "lo", nsb_json_num(i->lo), "hi", nsb_json_num(i->hi),
+			 "level", nsb_json_num(i->level));
+}

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * expect.c — `nsbench compare --expect=FILE`: each benchmark a predictions
+ * file names, against the shift the comparison measured.
+ *
+ * In icount units (guest instructions, deterministic) the prediction is
+ * checked: the ratio measured / predicted must lie within 10 % when the
+ * prediction is below 200 instructions, else 5 %, and with --aa the A/A
+ * residual must lie within +-1 instruction per operation ("ok (tol 5%)",
+ * "OFF (tol 10%)", " A/A>1ns", " [not gated]", " FAIL").  Wall-clock
+ * times cannot check an instruction count: each row gets its minimum
+ * detectable effect in the row's unit and whether the shift was detected
+ * (95 % CI above zero), and nothing gates.  A predicted benchmark that is
+ * on a side without a measured row (it failed, or one side lacks it) has
+ * no result.  These are scripts/validate.sh's verdicts; it only prints
+ * them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/lib/base/escape.h"
+#include "src/lib/stats/expect.h"
+#include "src/lib/base/nsbench.h"
+
+#define COLS		72
+#define EXPECT_MAX	((size_t)1 << 20)	/* a predictions file */
+#define SMALL		200	/* instructions: below, the wider tolerance */
+#define TOL_SMALL	0.10
+#define TOL		0.05
+#define AA_MAX		1.0	/* instructions per op */
+
+/* --- the predictions file -------------------------------------------- */
+
+/* Decimal only: no "nan", "inf" or hex floats. */
+static bool parse_number(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s || strspn(s, "0123456789.eE+-") != strlen(s))
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return !*end && !errno && isfinite(*v);
+}
+
+/* The next blank-separated word of *p, NUL-terminated in place. */
+static char *word(char **p)
+{
+	char *w = *p + strspn(*p, " \t");
+
+	if (!*w)
+		return NULL;
+	*p = w + strcspn(w, " \t");
+	if (**p)
+		*(*p)++ = '\0';
+	return w;
+}
+
+static int cmp_name(const void *pa, const void *pb, void *px)
+{
+	const struct nsb_expect *x = px;
+	const struct nsb_prediction *a = &x->p[*(const size_t *)pa];
+	const struct nsb_prediction *b = &x->p[*(const size_t *)pb];
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static const struct nsb_prediction *lookup(const struct nsb_expect *x,
+					   const char *name, size_t *at)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, x->p[x->by_name[mid]].name);
+
+		if (!c) {
+			if (at)
+				*at = x->by_name[mid];
+			return &x->p[x->by_name[mid]];
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* One line: 1 a prediction into *p, 0 a comment, -1 after why. */
+static int parse_line(const char *file, size_t no, char *s,
+		      struct nsb_prediction *p)
+{
+	char *w[4], *extra;
+	int k;
+
+	for (const char *c = s; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+			return nsb_bad_at(file, no, "control character 0x%02x "
+					  "(want text: NAME PREDICTED GATE "
+					  "SUM)", (unsigned char)*c);
+	for (k = 0; k < 4; k++) {
+		w[k] = word(&s);
+		if (!w[k] || *w[k] == '#')
+			break;
+	}
+	if (!k)
+		return 0;
+	if (k < 4)
+		return nsb_bad_at(file, no, "%d column%s, want 4: NAME "
+				  "PREDICTED GATE SUM", k, k > 1 ? "s" : "");
+	extra = word(&s);
+	if (extra && *extra != '#')
+		return nsb_bad_at(file, no, "'%s' after SUM: want NAME "
+				  "PREDICTED GATE SUM, then at most a '#' "
+				  "comment", extra);
+	*p = (struct nsb_prediction){ .name = w[0], .text = w[1],
+				      .sum = w[3], .line = no };
+	if (!parse_number(w[1], &p->predicted) || p->predicted <= 0)
+		return nsb_bad_at(file, no, "PREDICTED '%s' is not a number "
+				  "> 0", w[1]);
+	if (strcmp(w[2], "yes") && strcmp(w[2], "no"))
+		return nsb_bad_at(file, no, "GATE '%s' is neither yes nor no",
+				  w[2]);
+	p->gated = !strcmp(w[2], "yes");
+	return 1;
+}
+
+static int index_names(struct nsb_expect *x)
+{
+	size_t i;
+
+	x->by_name = malloc((x->n ? x->n : 1) * sizeof(*x->by_name));
+	if (!x->by_name)
+		return nsb_bad(x->file, "out of memory");
+	for (i = 0; i < x->n; i++)
+		x->by_name[i] = i;
+	qsort_r(x->by_name, x->n, sizeof(*x->by_name), cmp_name, x);
+	for (i = 1; i < x->n; i++) {
+		const struct nsb_prediction *a = &x->p[x->by_name[i - 1]];
+		const struct nsb_prediction *b = &x->p[x->by_name[i]];
+
+		if (!strcmp(a->name, b->name))
+			return nsb_bad_at(x->file, b->line, "'%s' is already "
+					  "predicted on line %zu", b->name,
+					  a->line);
+	}
+	return 0;
+}
+
+int nsb_expect_load(struct nsb_expect *x, const char *file)
+{
+	size_t len, no = 0, cap = 0;
+	char *s, *nl;
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	x->file = file;
+	x->text = nsb_read_input(file, EXPECT_MAX, &len);
+	if (!x->text)
+		return -1;
+	if (nsb_text_check(file, x->text, len, "text lines NAME PREDICTED "
+			   "GATE SUM"))
+		return -1;
+	for (s = x->text; *s; s = nl) {
+		nl = s + strcspn(s, "\n");
+		if (*nl)
+			*nl++ = '\0';
+		no++;
+		if (x->n == cap) {
+			struct nsb_prediction *np;
+
+			cap = cap ? 2 * cap : 16;
+			np = realloc(x->p, cap * sizeof(*np));
+			if (!np)
+				return nsb_bad(file, "out of memory");
+			x->p = np;
+		}
+		r = parse_line(file, no, s, &x->p[x->n]);
+		if (r < 0)
+			return -1;
+		x->n += (size_t)r;
+	}
+	if (!x->n)
+		return nsb_bad(file, "no predictions (want lines NAME "
+			       "PREDICTED GATE SUM)");
+	return index_names(x);
+}
+
+void nsb_expect_free(struct nsb_expect *x)
+{
+	free(x->text);
+	free(x->p);
+	free(x->by_name);
+	free(x->r);
+	memset(x, 0, sizeof(*x));
+}
+
+/* --- the verdicts ----------------------------------------------------- */
+
+static const struct nsb_row *find_row(const struct nsb_comparison *c,
+				      const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	return NULL;
+}
+
+static void check_icount(const struct nsb_expect *x,
+			 struct nsb_expect_result *r)
+{
+	const struct nsb_prediction *p = r->pred;
+	const struct nsb_row *row = r->row;
+	size_t n;
+	bool aa_in;
+
+	r->tol = p->predicted < SMALL ? TOL_SMALL : TOL;
+	r->ratio = row->e.shift.est / p->predicted;
+	r->within = r->ratio >= 1 - r->tol && r->ratio <= 1 + r->tol;
+	aa_in = row->has_aa && row->aa.shift.est >= -AA_MAX &&
+		row->aa.shift.est <= AA_MAX;
+	r->aa_ok = !x->aa || aa_in;
+	n = (size_t)snprintf(r->verdict, sizeof(r->verdict), "%s (tol %d%%)",
+			     r->within ? "ok" : "OFF",
+			     (int)lround(100 * r->tol));
+	if (!r->aa_ok)
+		n += (size_t)snprintf(r->verdict + n, sizeof(r->verdict) - n,
+				      row->has_aa ? " A/A>1ns" : " no A/A");
+	r->fail = p->gated && (!r->within || !r->aa_ok);
+	snprintf(r->verdict + n, sizeof(r->verdict) - n, "%s",
+		 !p->gated ? " [not gated]" : r->fail ? " FAIL" : "");
+}
+
+static void check_wall(struct nsb_expect_result *r)
+{
+	const struct nsb_effect *e = &r->row->e;
+
+	r->mde = e->mde_pct * e->base / 100;
+	r->detected = e->shift.lo > 0;
+	snprintf(r->verdict, sizeof(r->verdict), "%s",
+		 r->detected ? "detected" : "not detected");
+}
+
+int nsb_expect_check(struct nsb_expect *x, const struct nsb_comparison *c)
+{
+	size_t i;
+
+	x->icount = c->base.icount;
+	x->aa = c->aa.nfiles > 0;
+	x->r = calloc(x->n, sizeof(*x->r));
+	if (!x->r)
+		return -1;
+	for (i = 0; i < x->n; i++) {
+		struct nsb_expect_result *r = &x->r[i];
+		const char *name = x->p[i].name;
+
+		r->pred = &x->p[i];
+		r->row = find_row(c, name);
+		if (r->row && r->row->e.verdict < NSB_SKIP)
+			r->state = NSB_EXPECT_MEASURED;
+		else if (r->row || nsb_side_find(&c->base, name) ||
+			 nsb_side_find(&c->patched, name))
+			r->state = NSB_EXPECT_MISSING;
+		if (r->state == NSB_EXPECT_ABSENT) {
+			x->absent++;
+			continue;
+		}
+		if (r->state == NSB_EXPECT_MISSING) {
+			x->missing++;
+			r->fail = x->icount && r->pred->gated;
+			snprintf(r->verdict, sizeof(r->verdict), "%s",
+				 r->pred->gated ? "FAIL (no result)" :
+				 "no result [not gated]");
+		} else if (x->icount) {
+			x->measured++;
+			check_icount(x, r);
+			x->within += r->within;
+			x->off += !r->within;
+			x->aa_bad += !r->aa_ok;
+		} else {
+			x->measured++;
+			check_wall(r);
+			x->within += r->detected;
+		}
+		x->failed += r->fail;
+	}
+	return 0;
+}
+
+int nsb_expect_status(const struct nsb_expect *x,
+		      const struct nsb_comparison *c)
+{
+	size_t i;
+
+	if (!x->measured) {
+		fprintf(stderr, "nsbench: %s: no predicted benchmark was "
+			"measured (%zu without a result, %zu in neither "
+			"side)\n", x->file, x->missing, x->absent);
+		return 2;
+	}
+	if (x->failed)
+		return 1;
+	for (i = 0; i < c->n; i++)
+		if (c->rows[i].e.verdict == NSB_SLOWER &&
+		    !c->rows[i].e.under_thr &&
+		    !lookup(x, c->rows[i].name, NULL))
+			return 1;
+	return 0;
+}
+
+/* --- text and Markdown ------------------------------------------------ */
+
+static void text_name(FILE *f, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len > COLS)
+		fprintf(f, "...%s\n", name + len - (COLS - 3));
+	else
+		fprintf(f, "%s\n", name);
+}
+
+/* The numbers, then the verdict: on the same line if it fits. */
+static void text_result(FILE *f, const struct nsb_expect *x,
+			const struct nsb_expect_result *r)
+{
+	const struct nsb_effect *e = r->row ? &r->row->e : NULL;
+	char line[200], aa[24] = "-";
+	int n;
+
+	if (r->state != NSB_EXPECT_MEASURED) {
+		n = x->icount ?
+		    snprintf(line, sizeof(line), "  %9s %26s %7s %6s  ",
+			     r->pred->text, "-", "-", "-") :
+		    snprintf(line, sizeof(line), "  %9s %26s %9s  ",
+			     r->pred->text, "-", "-");
+	} else if (x->icount) {
+		if (r->row->has_aa)
+			snprintf(aa, sizeof(aa), "%+6.1f",
+				 r->row->aa.shift.est);
+		n = snprintf(line, sizeof(line), "  %9s %9.1f [%6.1f, %6.1f] "
+			     "%7.3f %6s  ", r->pred->text, e->shift.est,
+			     e->shift.lo, e->shift.hi, r->ratio, aa);
+	} else {
+		n = snprintf(line, sizeof(line), "  %9s %9.1f [%6.1f, %6.1f] "
+			     "%9.1f  ", r->pred->text, e->shift.est,
+			     e->shift.lo, e->shift.hi, r->mde);
+	}
+	if (n < 0)
+		return;
+	if ((size_t)n + strlen(r->verdict) <= COLS) {
+		fprintf(f, "%s%s\n", line, r->verdict);
+		return;
+	}
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(f, "%s\n      %s\n", line, r->verdict);
+}
+
+static void text_notes(FILE *f, const struct nsb_effect *e)
+{
+	if (!e->paired)
+		fprintf(f, "    (unpaired: the rounds did not pair)\n");
+	if (e->shift.level < 1 - NSB_ALPHA - 1e-9)
+		fprintf(f, "    (CI level %.1f%% only: too few rounds for "
+			"95%%)\n", 100 * e->shift.level);
+}
+
+static void text_summary(FILE *f, const struct nsb_expect *x)
+{
+	char line[600];
+
+	if (x->icount) {
+		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "
+			 "%zu within tolerance, %zu off, %zu A/A out of "
+			 "bounds; %zu without a result; %zu gated row%s "
+			 "failed.", x->measured, x->n, x->within, x->off,
+			 x->aa_bad, x->missing, x->failed,
+			 x->failed == 1 ? "" : "s");
+		nsb_wrap(f, "", line);
+		nsb_wrap(f, "", x->aa ?
+			 "ratio: measured / predicted instructions per op; "
+			 "tolerance 10% below 200 instructions, else 5%. "
+			 "A/A: median residual of the --aa side against the "
+			 "base, at most +-1 instruction (virtual ns) per op." :
+			 "ratio: measured / predicted instructions per op; "
+			 "tolerance 10% below 200 instructions, else 5%. "
+			 "A/A not checked: no --aa.");
+	} else {
+		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "
+			 "%zu detected (95%% CI above zero), %zu not; %zu "
+			 "without a result.", x->measured, x->n, x->within,
+			 x->measured - x->within, x->missing);
+		nsb_wrap(f, "", line);
+		nsb_wrap(f, "", "Wall-clock times cannot check an "
+			 "instruction count: MDE is the minimum detectable "
+			 "effect (alpha 0.05, power 0.8) in the row's unit; "
+			 "these rows do not gate.");
+	}
+	if (x->absent) {
+		snprintf(line, sizeof(line), "%zu prediction%s not in these "
+			 "results (another plan).", x->absent,
+			 x->absent == 1 ? "" : "s");
+		nsb_wrap(f, "", line);
+	}
+}
+
+void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
+{
+	char head[COLS * 4];
+	size_t i;
+
+	snprintf(head, sizeof(head), "Expected shifts (%s):", x->file);
+	fputc('\n', f);
+	nsb_wrap(f, "", head);
+	if (x->icount)
+		fprintf(f, "  %9s %26s %7s %6s  %s\n", "predicted",
+			"measured [95% CI]", "ratio", "A/A", "verdict");
+	else
+		fprintf(f, "  %9s %26s %9s  %s\n", "pred insn",
+			"measured ns [95% CI]", "MDE ns", "verdict");
+	for (i = 0; i < x->n; i++) {
+		const struct nsb_expect_result *r = &x->r[i];
+
+		if (r->state == NSB_EXPECT_ABSENT)
+			continue;
+		text_name(f, r->pred->name);
+		text_result(f, x, r);
+		if (r->state == NSB_EXPECT_MEASURED)
+			text_notes(f, &r->row->e);
+	}
+	fputc('\n', f);
+	text_summary(f, x);
+}
+
+/* A name as a Markdown code span inside a table cell. */
+static void md_code(FILE *f, const char *s)
+{
+	nsb_md_put_code(f, s);
+}
+
+void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
+{
+	size_t i;
+
+	fprintf(f, "\nExpected shifts (");
+	md_code(f, x->file);
+	fprintf(f, "):\n\n");
+	if (x->icount)
+		fprintf(f, "| benchmark | predicted | measured | 95 %% CI | "
+			"ratio | A/A | verdict |\n"
+			"|---|---:|---:|---|---:|---:|---|\n");
+	else
+		fprintf(f, "| benchmark | predicted insn | measured ns | "
+			"95 %% CI | MDE ns | verdict |\n"
+			"|---|---:|---:|---|---:|---|\n");
+	for (i = 0; i < x->n; i++) {
+		const struct nsb_expect_result *r = &x->r[i];
+		const struct nsb_effect *e = r->row ? &r->row->e : NULL;
+
+		if (r->state == NSB_EXPECT_ABSENT)
+			continue;
+		fputs("| ", f);
+		md_code(f, r->pred->name);
+		fprintf(f, " | %s ", r->pred->text);
+		if (r->state != NSB_EXPECT_MEASURED)
+			fputs(x->icount ? "| | | | " : "| | | ", f);
+		else if (x->icount && r->row->has_aa)
+			fprintf(f, "| %.1f | [%.1f, %.1f] | %.3f | %+.1f ",
+				e->shift.est, e->shift.lo, e->shift.hi,
+				r->ratio, r->row->aa.shift.est);
+		else if (x->icount)
+			fprintf(f, "| %.1f | [%.1f, %.1f] | %.3f | - ",
+				e->shift.est, e->shift.lo, e->shift.hi,
+				r->ratio);
+		else
+			fprintf(f, "| %.1f | [%.1f, %.1f] | %.1f ",
+				e->shift.est, e->shift.lo, e->shift.hi, r->mde);
+		fprintf(f, "| **%s** |\n", r->verdict);
+	}
+	fputc('\n', f);
+	text_summary(f, x);
+}
+
+/* --- JSON ------------------------------------------------------------- */
+
+static json_t *result_json(const struct nsb_expect *x,
+			   const struct nsb_expect_result *r)
+{
+	static const char *const states[] = {
+		[NSB_EXPECT_ABSENT] = "absent",
+		[NSB_EXPECT_MISSING] = "missing",
+		[NSB_EXPECT_MEASURED] = "measured",
+	};
+	const struct nsb_effect *e = r->row ? &r->row->e : NULL;
+	json_t *j = json_pack("{s:s,s:I,s:f,s:b,s:s,s:s}",
+			      "name", r->pred->name,
+			      "line", (json_int_t)r->pred->line,
+			      "predicted", r->pred->predicted,
+			      "gated", r->pred->gated, "sum", r->pred->sum,
+			      "status", states[r->state]);
+
+	if (!j || r->state == NSB_EXPECT_ABSENT)
+		return j;
+	if (r->state == NSB_EXPECT_MEASURED) {
+		json_object_set_new(j, "measured", json_pack(
+			"{s:o,s:o,s:o,s:o}", "est", nsb_json_num(e->shift.est),
+			"lo", nsb_json_num(e->shift.lo),
+			"hi", nsb_json_num(e->shift.hi),
+			"level", nsb_json_num(e->shift.level)));
+		json_object_set_new(j, "paired", json_boolean(e->paired));
+	}
+	if (r->state == NSB_EXPECT_MEASURED && x->icount) {
+		json_object_set_new(j, "ratio", nsb_json_num(r->ratio));
+		json_object_set_new(j, "tolerance_pct",
+				    nsb_json_num(100 * r->tol));
+		json_object_set_new(j, "within", json_boolean(r->within));
+		json_object_set_new(j, "aa_residual", r->row->has_aa ?
+				    nsb_json_num(r->row->aa.shift.est) :
+				    json_null());
+		json_object_set_new(j, "aa_ok", x->aa ?
+				    json_boolean(r->aa_ok) : json_null());
+	} else if (r->state == NSB_EXPECT_MEASURED) {
+		json_object_set_new(j, "mde", nsb_json_num(r->mde));
+		json_object_set_new(j, "detected", json_boolean(r->detected));
+	}
+	json_object_set_new(j, "verdict", json_string(r->verdict));
+	json_object_set_new(j, "fail", json_boolean(r->fail));
+	return j;
+}
+
+int nsb_expect_json(json_t *root, const struct nsb_expect *x)
+{
+	json_t *rows = json_array(), *list = json_object_get(root, "rows");
+	json_t *row, *ex;
+	size_t i, at;
+
+	if (!rows)
+		return -1;
+	for (i = 0; i < x->n; i++)
+		if (json_array_append_new(rows, result_json(x, &x->r[i])))
+			goto fail;
+	json_array_foreach(list, i, row) {
+		const char *name = nsb_json_str(row, "name");
+
+		if (!name || !lookup(x, name, &at))
+			continue;
+		if (json_object_set(row, "expect",
+				    json_array_get(rows, at)))
+			goto fail;
+	}
+	ex = json_pack("{s:s,s:b,s:b,s:{s:f,s:f,s:f,s:f},s:o,s:{s:I,s:I,"
+		       "s:I,s:I,s:I,s:I,s:I},s:b}",
+		       "file", x->file, "icount", x->icount, "aa", x->aa,
+		       "rules", "small_below", (double)SMALL,
+		       "tolerance_small_pct", 100 * TOL_SMALL,
+		       "tolerance_pct", 100 * TOL, "aa_max", AA_MAX,
+		       "rows", rows, "summary",
+		       "measured", (json_int_t)x->measured,
+		       x->icount ? "within" : "detected",
+		       (json_int_t)x->within,
+		       "off", (json_int_t)x->off,
+		       "aa_bad", (json_int_t)x->aa_bad,
+		       "missing", (json_int_t)x->missing,
+		       "absent", (json_int_t)x->absent,
+		       "failed", (json_int_t)x->failed,
+		       "pass", x->measured && !x->failed);
+	if (!ex)
+		return -1;
+	return json_object_set_new(root, "expect", ex);
+fail:
+	json_decref(rows);
+	return -1;
+}
