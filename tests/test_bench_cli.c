@@ -319,8 +319,8 @@ static void test_bad_flags(void)
 	       "--no-results: a filter matching nothing exits 2 too");
 	refused("--interleave-block=0", "--interleave=x --interleave-block=0",
 		"--interleave-block must be 1 to 64");
-	refused("--sched=fifo", "--sched=fifo",
-		"--sched must be inherit or batch, not 'fifo'");
+	refused("--sched=rr", "--sched=rr",
+		"--sched must be inherit, batch or fifo, not 'rr'");
 }
 
 /*
