@@ -48,6 +48,7 @@ struct options {
 	bool version;
 	const char *interleave;	/* --interleave=SWITCH */
 	unsigned long interleave_block;	/* --interleave-block=N */
+	unsigned long interleave_settle;	/* --interleave-settle=US */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
@@ -199,8 +200,9 @@ static int set_mode(const struct nsb_option *opt, const char *arg)
  * whether the woken server preempted the worker, which CFS decides from
  * the two tasks' past: two servers made alike differed by 4,361 insn per
  * lookup under Smack.  Kernel threads (ksoftirqd, kworkers) then run only
- * when all of these block.  (The policy is inherited through fork and
- * unshare; a worker in a user namespace could not set it itself.)
+ * when all of these block, which --interleave-settle gives them between
+ * chunks.  (The policy is inherited through fork and unshare; a worker
+ * in a user namespace could not set it itself.)
  */
 static int set_sched(const struct nsb_option *opt, const char *arg)
 {
@@ -290,6 +292,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 		OPT_ULONG("interleave-block", &o->interleave_block, "N",
 			  "with --interleave: chunks in a row in one state\n"
 			  "(default 1; 1-64)"),
+		OPT_ULONG("interleave-settle", &o->interleave_settle, "US",
+			  "with --interleave: sleep US microseconds before each\n"
+			  "chunk, untimed, so the kernel's deferred work (RCU\n"
+			  "callbacks, kworkers) of the last chunk is done before\n"
+			  "the next (default 0; 0-100000)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -331,6 +338,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_block < 1 || o->interleave_block > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave-block must be "
 			"1 to 64\n");
+		return -1;
+	}
+	if (o->interleave_settle > 100000) {
+		fprintf(stderr, "nsbench-bench: --interleave-settle must be "
+			"0 to 100000\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -729,7 +741,8 @@ int main(int argc, char **argv)
 
 		if (nsb_interleave_init(o.interleave, o.info.seed ?
 					strtoull(o.info.seed, NULL, 10) : 1,
-					o.interleave_block, &applied))
+					o.interleave_block, o.interleave_settle,
+					&applied))
 			goto out;
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");
