@@ -12,7 +12,6 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tests/tap.h"
@@ -140,44 +139,6 @@ static void check_operations(int depth)
 	nsb_worker_stop(&w);
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * INT64_C(1000000000) + t.tv_nsec;
-}
-
-/*
- * A timed call reports the worker's clock around the operations alone:
- * within the caller's clock around the whole call (the round trip
- * included), and more than nothing for real work.  Same result as an
- * untimed call.
- */
-static void check_timed_call(void)
-{
-	struct nsb_scn s = { .depth = 1, .owner = NSB_OWNER_SELF };
-	struct nsb_worker w;
-	int64_t t0, t1, ns = -1;
-	int r;
-
-	if (!start(&w, &s))
-		return;
-	t0 = mono_ns();
-	r = nsb_worker_call_timed(&w, nsb_op_stat, 1, 200, &ns);
-	t1 = mono_ns();
-	is_int(r, nsb_worker_call(&w, nsb_op_stat, 1, 200),
-	       "timed call: the untimed call's result (%d)", r);
-	ok(ns > 0 && ns <= t1 - t0,
-	   "timed call: 0 < worker's %lld ns <= caller's %lld ns",
-	   (long long)ns, (long long)(t1 - t0));
-	ns = -1;
-	r = nsb_worker_call_timed(&w, nsb_op_stat, 1, 0, &ns);
-	ok(r == 0 && ns >= 0, "timed call of 0 operations: %d, %lld ns", r,
-	   (long long)ns);
-	nsb_worker_stop(&w);
-}
-
 static void check_cache(void)
 {
 	struct nsb_scn s = { .depth = 1, .owner = NSB_OWNER_INIT };
@@ -205,7 +166,6 @@ int main(void)
 	sweep_nodev();
 	check_operations(0);
 	check_operations(3);
-	check_timed_call();
 	check_cache();
 	return done_testing();
 }

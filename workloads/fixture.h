@@ -112,13 +112,6 @@ int nsb_worker_start(struct nsb_worker *w, const struct nsb_scn *scn);
 /* Runs fn(env, arg, n) in the worker; returns its result. */
 int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
 		    int64_t n);
-/*
- * The same, and *ns the worker's CLOCK_MONOTONIC time around the n
- * operations alone: what a timed batch reports, so that the call's round
- * trip is not spread over n (n depends on how long an operation takes).
- */
-int nsb_worker_call_timed(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
-			  int64_t n, int64_t *ns);
 /* Kills the worker, reaps it and every helper, removes the temp dir. */
 void nsb_worker_stop(struct nsb_worker *w);
 /*

@@ -28,7 +28,6 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/mount.h>
 
@@ -45,17 +44,6 @@ struct call_msg {
 	nsb_op_fn fn;
 	int64_t arg;
 	int64_t n;
-	bool timed;		/* answer with struct timed_ans */
-};
-
-/*
- * A timed call's answer: the worker's own clock around the n operations,
- * so the round trip to it (a wake-up and two context switches, ~7,000
- * instructions under icount) stays out of what each operation costs.
- */
-struct timed_ans {
-	int ret;
-	int64_t ns;
 };
 
 /* State of the worker process itself (after fork, never in the caller). */
@@ -664,21 +652,8 @@ static void __attribute__((noreturn)) serve(struct wctx *c)
 	if (send(c->sock, &ready, sizeof(ready), MSG_NOSIGNAL) < 0)
 		_exit(1);
 	while (recv(c->sock, &m, sizeof(m), 0) == sizeof(m)) {
-		struct timed_ans a = { 0 };
-		struct timespec t0, t1;
-
-		if (!m.timed) {
-			ret = m.fn(&c->env, m.arg, m.n);
-			if (send(c->sock, &ret, sizeof(ret), MSG_NOSIGNAL) < 0)
-				break;
-			continue;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		a.ret = m.fn(&c->env, m.arg, m.n);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		a.ns = (t1.tv_sec - t0.tv_sec) * INT64_C(1000000000) +
-		       (t1.tv_nsec - t0.tv_nsec);
-		if (send(c->sock, &a, sizeof(a), MSG_NOSIGNAL) < 0)
+		ret = m.fn(&c->env, m.arg, m.n);
+		if (send(c->sock, &ret, sizeof(ret), MSG_NOSIGNAL) < 0)
 			break;
 	}
 	_exit(0);
@@ -853,42 +828,22 @@ fail:
 	return -1;
 }
 
-/* One call: its answer (ans_len bytes: an int, or struct timed_ans). */
-static int call(struct nsb_worker *w, const struct call_msg *m, void *ans,
-		size_t ans_len)
+int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
+		    int64_t n)
 {
-	if (send(w->sock, m, sizeof(*m), MSG_NOSIGNAL) != sizeof(*m))
+	struct call_msg m = { .fn = fn, .arg = arg, .n = n };
+	int ret;
+
+	if (send(w->sock, &m, sizeof(m), MSG_NOSIGNAL) != sizeof(m))
 		return -EPIPE;
 	/* Interrupted: its answer would come late, to the next call. */
 	if (wait_answer(w->sock) == -EINTR) {
 		nsb_worker_stop(w);
 		return -EINTR;
 	}
-	if (recv(w->sock, ans, ans_len, 0) != (ssize_t)ans_len)
+	if (recv(w->sock, &ret, sizeof(ret), 0) != sizeof(ret))
 		return -EPIPE;
-	return 0;
-}
-
-int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
-		    int64_t n)
-{
-	struct call_msg m = { .fn = fn, .arg = arg, .n = n };
-	int ret, r = call(w, &m, &ret, sizeof(ret));
-
-	return r ? r : ret;
-}
-
-int nsb_worker_call_timed(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
-			  int64_t n, int64_t *ns)
-{
-	struct call_msg m = { .fn = fn, .arg = arg, .n = n, .timed = true };
-	struct timed_ans a;
-	int r = call(w, &m, &a, sizeof(a));
-
-	if (r)
-		return r;
-	*ns = a.ns;
-	return a.ret;
+	return ret;
 }
 
 void nsb_worker_stop(struct nsb_worker *w)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/sys/interleave.h"
 #include "bench/sys/variant.h"
@@ -30,22 +31,17 @@ static void run_batch(struct gb_state *s, struct nsb_worker *w,
 		      const struct nsb_variant *v, int64_t arg, int64_t n,
 		      int want)
 {
-	int64_t k, ns, total = 0;
+	struct timespec t0, t1;
+	double secs = 0;
+	int64_t k;
 	int r;
 
-	/*
-	 * The worker times the chunk itself: timed from here, each chunk
-	 * also paid the round trip to the worker, and spread over a chunk
-	 * whose size follows the operation's duration (gbench.cc's batches
-	 * double while a batch takes under 5 ms) that made a kernel slower
-	 * per exec pay it over 64 execs where the other paid it over 128:
-	 * +56 instructions per exec in make validate, nothing of the kernel.
-	 */
 	while (n > 0 && !gb_was_interrupted()) {
 		k = n < NSB_CHUNK ? n : NSB_CHUNK;
-		ns = 0;
-		r = nsb_worker_call_timed(w, v->op, arg, k, &ns);
-		total += ns;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = nsb_worker_call(w, v->op, arg, k);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs += (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		n -= k;
 		if (r != want) {
 			gb_error(s, "operation gave %d during the run, not %d",
@@ -53,7 +49,7 @@ static void run_batch(struct gb_state *s, struct nsb_worker *w,
 			break;
 		}
 	}
-	gb_set_iteration_time(s, total * 1e-9);
+	gb_set_iteration_time(s, secs);
 }
 
 /*
