@@ -225,6 +225,11 @@ static int pidpin(void)
 		return 1;
 	}
 	nb = (max + PID_LEAF - 1) / PID_LEAF;
+	/* a large pid_max (not CONFIG_BASE_SMALL's 4,096) would take millions of forks */
+	if (nb > 1024) {
+		printf("skipped,pid_max=%ld\n", max);
+		return 0;
+	}
 	pinned = calloc(nb, 1);
 	d = opendir("/proc");
 	if (!pinned || !d) {
