@@ -102,6 +102,9 @@ int64_t next_batch_size(struct gb_state *s, int64_t left)
 
 	if (!s->batch)
 		s->batch = 1;
+	else if (s->fixed)
+		s->batch = s->batch < GB_FIXED_BATCH_MAX ? s->batch * 2 :
+			   GB_FIXED_BATCH_MAX;
 	else if (now - s->batch_ns < BATCH_NS / 2 && s->batch < INT64_MAX / 2)
 		s->batch *= 2;
 	else if (now - s->batch_ns > 2 * BATCH_NS && s->batch > 1)
@@ -278,6 +281,11 @@ bool gb__next_batch(struct gb_state *s)
 
 // gb_for_each_iteration()'s slow path: the size of the next batch, 0 at
 // the end.  Same timer semantics as gb__next_batch().
+void gb_fixed_batches(struct gb_state *s)
+{
+	s->fixed = true;
+}
+
 int64_t gb__batch(struct gb_state *s)
 {
 	return gb__next_batch(s) ? s->left + 1 : 0;
@@ -382,7 +390,7 @@ struct gb_bench *gb_register_data(const char *name, gb_fn fn,
 				  const void *data)
 {
 	auto body = [fn, data](State &st) {
-		struct gb_state s = { 0, &st, 0, 0, data };
+		struct gb_state s = { 0, &st, 0, 0, data, false };
 
 		if (interrupted.load(std::memory_order_relaxed)) {
 			/* No fixture, no loop; the iteration count of a

@@ -42,6 +42,7 @@ struct gb_state {
 	int64_t batch;		/* size of the last batch handed out */
 	int64_t batch_ns;	/* when (CLOCK_MONOTONIC ns) */
 	const void *data;	/* gb_register_data()'s pointer */
+	bool fixed;		/* batches by count alone: gb_fixed_batches() */
 };
 
 struct gb_bench;		/* benchmark::internal::Benchmark */
@@ -58,6 +59,16 @@ enum gb_counter_flags {
 };
 
 bool gb__next_batch(struct gb_state *s);
+/*
+ * From now on this run's batches double up to GB_FIXED_BATCH_MAX
+ * whatever they take: their sizes follow the iteration count alone, not
+ * the clock.  For a body whose every batch pays a fixed cost inside the
+ * timing (a round trip to a worker): sized by the clock, a slower
+ * operation gets smaller batches and pays that cost more often per
+ * iteration.
+ */
+#define GB_FIXED_BATCH_MAX 4096
+void gb_fixed_batches(struct gb_state *s);
 int64_t gb__batch(struct gb_state *s);
 
 /*

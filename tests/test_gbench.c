@@ -91,6 +91,44 @@ static void bm_manual(struct gb_state *s)
 		gb_set_iteration_time(s, 1e-6);
 }
 
+/*
+ * gb_fixed_batches(): sizes 1, 2, 4, ... whatever a batch takes; the
+ * first three sleep 25 ms each, which the clock's rule would answer
+ * with batches of 1.
+ */
+static int64_t fixed_sizes[32];
+static int nfixed;
+
+static void bm_fixed(struct gb_state *s)
+{
+	int64_t n;
+
+	gb_fixed_batches(s);
+	while ((n = gb__batch(s)) > 0) {
+		if (nfixed < 32)
+			fixed_sizes[nfixed] = n;
+		if (nfixed++ < 3)
+			usleep(25000);
+		gb_set_iteration_time(s, 1e-6 * n);
+	}
+}
+
+static void check_fixed(void)
+{
+	int64_t want = 1, left = 5000;
+	int i, bad = -1;
+
+	for (i = 0; i < nfixed && i < 32 && left > 0; i++) {
+		if (fixed_sizes[i] != (want < left ? want : left))
+			bad = i;
+		left -= fixed_sizes[i];
+		want *= 2;
+	}
+	is_int(nfixed, 13, "fixed batches: 13 for 5000 iterations");
+	ok(bad < 0 && left == 0, "1, 2, 4, ..., 2048, then the 905 left%s",
+	   bad < 0 ? "" : " (differs)");
+}
+
 static long interrupted_loops;
 
 static void bm_interrupt(struct gb_state *s)
@@ -189,6 +227,8 @@ int main(void)
 	gb_fixed_iterations(gb_register_data("t/data/a", bm_data, &rows[0]), 1);
 	gb_fixed_iterations(gb_register_data("t/data/b", bm_data, &rows[1]), 1);
 	gb_fixed_iterations(gb_register("t/data/none", bm_no_data), 1);
+	gb_fixed_iterations(gb_use_manual_time(gb_register("t/fixed",
+							   bm_fixed)), 5000);
 	gb_fixed_iterations(gb_register("t/interrupt", bm_interrupt), 50);
 	gb_fixed_iterations(gb_register("t/after_interrupt",
 					bm_after_interrupt), 50);
@@ -203,7 +243,8 @@ int main(void)
 	fflush(stdout);
 	dup2(saved, 1);
 	ok(!unrecognized, "flags understood");
-	is_int(ran, 16, "16 benchmark instances ran");
+	is_int(ran, 17, "17 benchmark instances ran");
+	check_fixed();
 	is_int(data_seen, 33, "gb_data() hands each variant its own row");
 	is_int(data_null, 1, "and NULL to a gb_register() benchmark");
 	is_int(loops_while, 1000, "while (gb_keep_running()) ran 1000 times");
