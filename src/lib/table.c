@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * table.c — the renderers of a table described once (table.h): text
- * with fixed-width columns, Markdown and JSON rows, from the same
+ * with fixed-width columns, Markdown, HTML and JSON rows, from the same
  * column descriptions.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/html.h"
 #include "src/lib/nsbench.h"
 #include "src/lib/stats.h"
 #include "src/lib/table.h"
@@ -72,8 +73,39 @@ void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 
 static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
 {
-	return c->cell && (c->flags & (fmt == NSB_MD ? NSB_COL_MD :
-				       NSB_COL_TEXT));
+	return c->cell && (c->flags & (fmt == NSB_TEXT ? NSB_COL_TEXT :
+				       NSB_COL_MD));
+}
+
+/* An HTML cell's opening tag: a number's class, a code span's <code>. */
+static void html_open(FILE *f, const struct nsb_col *c, const char *tag)
+{
+	fprintf(f, "<%s%s>%s", tag, c->flags & NSB_COL_RIGHT ?
+		" class=\"num\"" : "", c->flags & NSB_COL_CODE ? "<code>" : "");
+}
+
+static void html_close(FILE *f, const struct nsb_col *c, const char *tag)
+{
+	fprintf(f, "%s</%s>", c->flags & NSB_COL_CODE ? "</code>" : "", tag);
+}
+
+static void html_head(FILE *f, const struct nsb_table *t)
+{
+	size_t i;
+
+	fputs("<table><thead><tr>", f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_HTML))
+			continue;
+		/* a header is words, never a code span */
+		fprintf(f, "<th%s>", c->flags & NSB_COL_RIGHT ?
+			" class=\"num\"" : "");
+		nsb_html_put(f, c->md_head ? c->md_head : c->head);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
 }
 
 static void text_cell(FILE *f, const struct nsb_col *c, const char *s,
@@ -89,6 +121,10 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 	size_t i;
 	bool first = true;
 
+	if (fmt == NSB_HTML) {
+		html_head(f, t);
+		return;
+	}
 	if (fmt == NSB_TEXT)
 		fputs(t->indent, f);
 	for (i = 0; i < t->n; i++) {
@@ -162,6 +198,25 @@ static void md_row(FILE *f, const struct nsb_table *t, const void *row,
 	fputc('\n', f);
 }
 
+static void html_row(FILE *f, const struct nsb_table *t, const void *row,
+		     char *buf)
+{
+	size_t i;
+
+	fputs("<tr>", f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_HTML))
+			continue;
+		c->cell(buf, CELL, row, t->ctx, NSB_HTML);
+		html_open(f, c, "td");
+		nsb_html_put(f, buf);
+		html_close(f, c, "td");
+	}
+	fputs("</tr>\n", f);
+}
+
 void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		   enum nsb_tfmt fmt)
 {
@@ -171,9 +226,18 @@ void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		return;
 	if (fmt == NSB_TEXT)
 		text_row(f, t, row, buf);
-	else
+	else if (fmt == NSB_MD)
 		md_row(f, t, row, buf);
+	else
+		html_row(f, t, row, buf);
 	free(buf);
+}
+
+void nsb_table_end(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
+{
+	(void)t;
+	if (fmt == NSB_HTML)
+		fputs("</tbody></table>\n", f);
 }
 
 json_t *nsb_table_json(const struct nsb_table *t, const void *row)

@@ -3,11 +3,12 @@
  * table.h — a report table described once.  Its columns say each their
  * header, width and alignment, how a row's value formats into the cell
  * and under which JSON key it goes; the renderers below draw the 72-column
- * text table, the Markdown table and the JSON rows of every report table
- * (abtable.c, costs.c, xversion.c) from that description, as hyperfine's
- * exporters share one result model.  A row is the caller's value (a
- * pointer); a table's context (the comparison, the costs) goes to every
- * cell.  Adding a column is adding one struct nsb_col.
+ * text table, the Markdown table, the HTML table and the JSON rows of
+ * every report table from that description, as hyperfine's exporters
+ * share one result model and perf's perf_hpp_fmt list serves stdio, TUI
+ * and GTK.  A row is the caller's value (a pointer); a table's context
+ * (the comparison, the costs) goes to every cell.  Adding a column is
+ * adding one struct nsb_col.
  */
 #ifndef NSB_TABLE_H
 #define NSB_TABLE_H
@@ -20,12 +21,20 @@
 
 struct nsb_interval;
 
-enum nsb_tfmt { NSB_TEXT, NSB_MD };
+/*
+ * HTML is a document as Markdown is: it shows the Markdown columns, with
+ * the cells a column gives for NSB_HTML (plain text: the renderer
+ * escapes it).
+ */
+enum nsb_tfmt { NSB_TEXT, NSB_MD, NSB_HTML };
+
+/* The width of a text report: a table's lines and its rules fit in it. */
+#define NSB_COLS	72
 
 #define NSB_COL_TEXT	0x01	/* a column of the text table */
-#define NSB_COL_MD	0x02	/* a column of the Markdown table */
+#define NSB_COL_MD	0x02	/* a column of the Markdown and HTML tables */
 #define NSB_COL_RIGHT	0x04	/* right-aligned: a number */
-#define NSB_COL_CODE	0x08	/* Markdown: a code span (data) */
+#define NSB_COL_CODE	0x08	/* Markdown, HTML: a code span (data) */
 /* text: a cell wider than the column goes on a line of its own above */
 #define NSB_COL_OWN_LINE 0x10
 
@@ -56,11 +65,19 @@ struct nsb_table {
 	const char *indent;	/* text: before every line of the table */
 };
 
-/* The header: a text line, or Markdown's header and alignment lines. */
+/*
+ * The header: a text line, Markdown's header and alignment lines, or
+ * HTML's <table> and its <thead>.
+ */
 void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt);
-/* One row: a text line (and an overlong cell's own line), or Markdown. */
+/*
+ * One row: a text line (and an overlong cell's own line), a Markdown
+ * line or an HTML <tr>.
+ */
 void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		   enum nsb_tfmt fmt);
+/* The end of the table: HTML's closing tags; nothing in text, Markdown. */
+void nsb_table_end(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt);
 /* One row as a JSON object of its columns' keys; NULL out of memory. */
 json_t *nsb_table_json(const struct nsb_table *t, const void *row);
 
