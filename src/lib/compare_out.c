@@ -11,7 +11,6 @@
 #include "src/lib/nsbench.h"
 #include "src/lib/table.h"
 
-#define COLS		72
 
 /* --- formatting ------------------------------------------------------- */
 
@@ -133,7 +132,7 @@ void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
 	while (*p) {
 		size_t w = strcspn(p, " ");
 
-		if (col && col + 1 + w > COLS) {
+		if (col && col + 1 + w > NSB_COLS) {
 			fputc('\n', f);
 			col = 0;
 		}
@@ -169,7 +168,7 @@ static void text_name(FILE *f, const struct nsb_row *r, size_t skip)
 		snprintf(tag, sizeof(tag), "  (paired, %zu rounds)",
 			 r->e.rounds);
 	len = strlen(name);
-	room = COLS - strlen(tag);
+	room = NSB_COLS - strlen(tag);
 	if (len > room)
 		fprintf(f, "...%s%s\n", name + len - (room - 3), tag);
 	else

@@ -15,8 +15,6 @@
 #include "src/lib/costs.h"
 #include "src/lib/nsbench.h"
 
-#define COLS 72
-
 /* The registry's rows, in its order: the report's (seed patch order). */
 const struct nsb_check nsb_checks[] = {
 #define NSB_CHECK(NAME, SEED, ON, LSM, FORM, OP, FUNCS, WHAT)		\

@@ -23,8 +23,8 @@
 #include "src/lib/escape.h"
 #include "src/lib/expect.h"
 #include "src/lib/nsbench.h"
+#include "src/lib/table.h"
 
-#define COLS		72
 #define EXPECT_MAX	((size_t)1 << 20)	/* a predictions file */
 #define SMALL		200	/* instructions: below, the wider tolerance */
 #define TOL_SMALL	0.10
@@ -318,8 +318,8 @@ static void text_name(FILE *f, const char *name)
 {
 	size_t len = strlen(name);
 
-	if (len > COLS)
-		fprintf(f, "...%s\n", name + len - (COLS - 3));
+	if (len > NSB_COLS)
+		fprintf(f, "...%s\n", name + len - (NSB_COLS - 3));
 	else
 		fprintf(f, "%s\n", name);
 }
@@ -352,7 +352,7 @@ static void text_result(FILE *f, const struct nsb_expect *x,
 	}
 	if (n < 0)
 		return;
-	if ((size_t)n + strlen(r->verdict) <= COLS) {
+	if ((size_t)n + strlen(r->verdict) <= NSB_COLS) {
 		fprintf(f, "%s%s\n", line, r->verdict);
 		return;
 	}
@@ -411,7 +411,7 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 
 void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 {
-	char head[COLS * 4];
+	char head[NSB_COLS * 4];
 	size_t i;
 
 	snprintf(head, sizeof(head), "Expected shifts (%s):", x->file);
