@@ -291,11 +291,6 @@ static void md_table(FILE *f, const struct nsb_table *t,
 		nsb_prof_sides_where(f, p, c, i, true);
 }
 
-void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
-{
-	nsb_ab_table_where(f, c, markdown, NULL);
-}
-
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p)
 {

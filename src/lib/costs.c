@@ -37,19 +37,6 @@ const char *nsb_cost_lsm_title(const char *lsm)
 
 /* --- input ------------------------------------------------------------- */
 
-int nsb_costs_is_input(const char *path)
-{
-	json_t *root = nsb_json_load(path);
-	int ret;
-
-	if (!root)
-		return -1;
-	ret = nsb_json_str(json_object_get(root, "context"),
-			   "nsbench_check") != NULL;
-	json_decref(root);
-	return ret;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -471,27 +458,6 @@ void nsb_costs_free(struct nsb_costs *c)
 	free(c->cs_model);
 	memset(c, 0, sizeof(*c));
 }
-
-static enum nsb_verdict row_verdict(const struct nsb_cost_row *r)
-{
-	if (r->decides)
-		return NSB_SKIP;	/* behaviour, counted apart */
-	if (r->unreliable && r->cost.verdict < NSB_SKIP)
-		return NSB_NOISY;
-	return r->cost.verdict;
-}
-
-void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1])
-{
-	size_t i, j;
-
-	memset(count, 0, (NSB_ERROR + 1) * sizeof(*count));
-	for (i = 0; i < c->nfam; i++)
-		for (j = 0; j < c->fam[i].n; j++)
-			count[row_verdict(&c->fam[i].rows[j])]++;
-}
-
-/* --- output ------------------------------------------------------------- */
 
 /* --- the table ---------------------------------------------------------- */
 

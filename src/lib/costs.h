@@ -138,8 +138,6 @@ struct nsb_costs {
 /* The switches the engine knows, NULL-terminated by sw. */
 extern const struct nsb_check nsb_checks[];
 
-/* Does the file's context carry nsbench_check?  -1 if unreadable. */
-int nsb_costs_is_input(const char *path);
 /*
  * Expands arguments (files, or directories: their *.json, sorted) into
  * a malloc'd NULL-terminated list; NULL after printing why.
@@ -156,8 +154,6 @@ void nsb_costs_free(struct nsb_costs *c);
 /* The two tables, the residuals and the provenance line (72 columns). */
 void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown);
 json_t *nsb_costs_json(const struct nsb_costs *c);
-/* Count of rows per verdict; unreliable rows count as noisy. */
-void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 
 /* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
 void nsb_cost_family_title(char *buf, size_t len,
