@@ -26,14 +26,35 @@ const struct nsb_check nsb_checks[] = {
 	{ .sw = NULL },
 };
 
-/* Per check, its families in this order: no LSM first, the baseline. */
-const char *const nsb_cost_lsms[NSB_COST_NLSM] = { "none", "selinux",
-						   "smack" };
+/* Adds l to lsm[0..*n) unless there; counts past max, stores up to it. */
+static void add_lsm(const char **lsm, size_t max, size_t *n, const char *l)
+{
+	size_t j;
+
+	for (j = 0; j < *n && j < max; j++)
+		if (!strcmp(lsm[j], l))
+			return;
+	if (*n < max)
+		lsm[*n] = l;
+	(*n)++;
+}
+
+size_t nsb_cost_lsms(const char **lsm, size_t max)
+{
+	size_t i, n = 0;
+
+	add_lsm(lsm, max, &n, "none");
+	for (i = 0; nsb_checks[i].sw; i++)
+		add_lsm(lsm, max, &n, nsb_checks[i].lsm);
+	return n;
+}
 
 const char *nsb_cost_lsm_title(const char *lsm)
 {
+	/* how the LSMs spell their own names; another as checks.def does */
 	return !strcmp(lsm, "selinux") ? "SELinux" :
-	       !strcmp(lsm, "smack") ? "Smack" : "no LSM";
+	       !strcmp(lsm, "smack") ? "Smack" :
+	       !strcmp(lsm, "none") ? "no LSM" : lsm;
 }
 
 /* --- input ------------------------------------------------------------- */
@@ -129,15 +150,22 @@ void nsb_costs_init(struct nsb_costs *c)
 	c->o = (struct nsb_cmp_opts){ .threshold = 2.0, .seed = 20150204UL,
 				      .reps = 2000 };
 	c->aa_limit = 1.0;
+	c->nlsm = nsb_cost_lsms(c->lsm, NSB_COST_LSM_MAX);
+	if (c->nlsm > NSB_COST_LSM_MAX) {
+		fprintf(stderr, "nsbench: kernel-patches/checks.def names "
+			"%zu LSMs, more than %d\n", c->nlsm, NSB_COST_LSM_MAX);
+		c->nlsm = 0;
+		return;		/* no families: the caller's out of memory */
+	}
 	while (nsb_checks[c->nfam].sw)
 		c->nfam++;
-	c->nfam *= NSB_COST_NLSM;
+	c->nfam *= c->nlsm;
 	c->fam = calloc(c->nfam, sizeof(*c->fam));
 	for (i = 0; c->fam && i < c->nfam; i++) {
 		struct nsb_cost_family *f = &c->fam[i];
 
-		f->chk = &nsb_checks[i / NSB_COST_NLSM];
-		f->lsm = nsb_cost_lsms[i % NSB_COST_NLSM];
+		f->chk = &nsb_checks[i / c->nlsm];
+		f->lsm = c->lsm[i % c->nlsm];
 		nsb_side_init(&f->on, "on");
 		nsb_side_init(&f->off, "off");
 		nsb_side_init(&f->off1, "first off block");

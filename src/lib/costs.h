@@ -99,9 +99,14 @@ struct nsb_cost_row {
 	json_t *cs_funcs;
 };
 
-/* The LSMs a boot can have active (context nsbench_lsm). */
-extern const char *const nsb_cost_lsms[];
-#define NSB_COST_NLSM 3
+/*
+ * The LSMs a boot can have active (context nsbench_lsm), a check's
+ * families one per LSM: "none", the baseline, then each LSM a row of
+ * kernel-patches/checks.def lives in, in row order.  Puts at most max
+ * into lsm; returns how many there are.
+ */
+#define NSB_COST_LSM_MAX 8
+size_t nsb_cost_lsms(const char **lsm, size_t max);
 /* An LSM's name as the tables and plots print it: "SELinux", "Smack". */
 const char *nsb_cost_lsm_title(const char *lsm);
 
@@ -124,6 +129,8 @@ struct nsb_costs {
 	struct nsb_cmp_opts o;
 	struct nsb_cost_family *fam;	/* per known switch and LSM */
 	size_t nfam;
+	const char *lsm[NSB_COST_LSM_MAX];	/* nsb_cost_lsms() */
+	size_t nlsm;			/* fam[i] is under lsm[i % nlsm] */
 	size_t nfiles, nstock;
 	const char *unit, *unit_file;
 	bool icount;

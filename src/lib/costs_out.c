@@ -420,12 +420,12 @@ static void text_missing(FILE *f, const struct nsb_costs *c)
 	bool lsm = false;
 
 	line[0] = 0;
-	for (i = 0; i < c->nfam; i += NSB_COST_NLSM) {
+	for (i = 0; i < c->nfam; i += c->nlsm) {
 		const struct nsb_check *k = c->fam[i].chk;
 
 		if (k->form || measured(c, k))
 			continue;
-		if (!strcmp(k->sw, "selinux") || !strcmp(k->sw, "smack"))
+		if (strcmp(k->lsm, "none"))
 			lsm = true;
 		used += (size_t)snprintf(line + used, sizeof(line) - used,
 					 "%s%s %s", used ? ", " : "", k->seed,
@@ -572,15 +572,15 @@ static json_t *provenance(const struct nsb_costs *c)
 		if (take && json_is_string(v))
 			json_object_set(p, key, v);
 	}
-	for (i = 0; i < NSB_COST_NLSM; i++) {
+	for (i = 0; i < c->nlsm; i++) {
 		size_t j;
 
-		for (j = i; j < c->nfam; j += NSB_COST_NLSM)
+		for (j = i; j < c->nfam; j += c->nlsm)
 			if (c->fam[j].n)
 				break;
 		if (j < c->nfam)
 			json_array_append_new(lsms, json_string(
-					      nsb_cost_lsms[i]));
+					      c->lsm[i]));
 	}
 	json_object_set_new(p, "lsm_boots", lsms);
 	return p;
