@@ -31,6 +31,17 @@ enum nsb_verdict {
 };
 
 const char *nsb_verdict_name(enum nsb_verdict v);
+/*
+ * A verdict as a change, the one mapping of it: "regression" (slower),
+ * "improvement" (faster), else its name; the gate's test points and the
+ * site's classes say it so.
+ */
+const char *nsb_verdict_change(enum nsb_verdict v);
+/*
+ * The verdict whose name starts word ("slower*" of a costs row), or
+ * NSB_SAME where none does ("decides").
+ */
+enum nsb_verdict nsb_verdict_of(const char *word);
 
 /*
  * Instructions: what icount resolves (one virtual ns is one retired

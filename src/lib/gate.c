@@ -345,15 +345,6 @@ static int point_unusable(struct nsb_gate *g, const char *name, bool fail,
 	return 0;
 }
 
-static const char *verdict_word(enum nsb_verdict v)
-{
-	switch (v) {
-	case NSB_SLOWER:	return "regression";
-	case NSB_FASTER:	return "improvement";
-	default:		return nsb_verdict_name(v);
-	}
-}
-
 /*
  * An interval at the coverage it has: "95%" where it reaches 95 %, else
  * its own ("75%": the median of 3 rounds; compare's note says so too).
@@ -400,13 +391,13 @@ static int point_verdict(struct nsb_gate *g, const char *name,
 	if (icount)
 		snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%+.1f insn, "
 			 "%s %+.1f..%+.1f insn against +-%g)%s%s%s",
-			 verdict_word(v), pct[0], insn[0], ci, insn[1],
+			 nsb_verdict_change(v), pct[0], insn[0], ci, insn[1],
 			 insn[2], insn[3], why,
 			 v == NSB_NOISY ? ", not gated" : "",
 			 v == NSB_NOISY && note && *note ? ": " : "");
 	else
 		snprintf(t->text, sizeof(t->text), "%s %+.2f %% (%s %+.2f.."
-			 "%+.2f %%)%s%s", verdict_word(v), pct[0], ci, pct[1],
+			 "%+.2f %%)%s%s", nsb_verdict_change(v), pct[0], ci, pct[1],
 			 pct[2], v == NSB_NOISY ? ", not gated" : "",
 			 v == NSB_NOISY && note && *note ? ": " : "");
 	if (v == NSB_NOISY && note && *note)

@@ -93,15 +93,6 @@ static int page_close(FILE *f)
 
 /* --- shared pieces ----------------------------------------------------- */
 
-static const char *verdict_class(enum nsb_verdict v)
-{
-	switch (v) {
-	case NSB_SLOWER:	return "regression";
-	case NSB_FASTER:	return "improvement";
-	default:		return nsb_verdict_name(v);
-	}
-}
-
 /* A run's id, linked to its report (or results file) where one is. */
 static void run_cell(FILE *f, const struct nsb_pub *p, const char *run,
 		     const char *up)
@@ -148,7 +139,7 @@ static void latest_cells(FILE *f, const struct nsb_pub_bench *b)
 
 	if (!b->n || strcmp(b->last->status, "ok")) {
 		fprintf(f, "<td class=\"num\">-</td><td class=\"%s\">%s</td>"
-			"<td>", verdict_class(b->verdict),
+			"<td>", nsb_verdict_change(b->verdict),
 			nsb_verdict_name(b->verdict));
 		nsb_html_put(f, b->last->why ? b->last->why :
 			     b->last->status);
@@ -157,7 +148,7 @@ static void latest_cells(FILE *f, const struct nsb_pub_bench *b)
 	}
 	nsb_fmt_value(v, sizeof(v), b->last->median, b->vkind);
 	fprintf(f, "<td class=\"num\">%s</td><td class=\"%s\">%s</td><td>",
-		v, verdict_class(b->verdict), verdict_class(b->verdict));
+		v, nsb_verdict_change(b->verdict), nsb_verdict_change(b->verdict));
 	if (b->base) {
 		fprintf(f, "%+.2f %% [%+.2f, %+.2f] against ", b->pct[0],
 			b->pct[1], b->pct[2]);
@@ -527,9 +518,8 @@ static void cost_row(FILE *f, json_t *r)
 		fprintf(f, "</td><td class=\"num\">%+.2f", num_of(r, "pct"));
 	else
 		fputs("</td><td class=\"num\">-", f);
-	fprintf(f, "</td><td class=\"%s\">", !strncmp(v, "slower", 6) ?
-		"regression" : !strncmp(v, "faster", 6) ? "improvement" :
-		"same");
+	fprintf(f, "</td><td class=\"%s\">",
+		nsb_verdict_change(nsb_verdict_of(v)));
 	nsb_html_put(f, v);
 	if (json_is_true(json_object_get(r, "unreliable")))
 		fputs(" (A/A beyond the limit)", f);
