@@ -225,7 +225,7 @@ static void verdict(struct nsb_effect *e, double thr, double abs)
 	}
 	if (e->shift.level < 1 - NSB_ALPHA - 1e-9) {
 		snprintf(e->note, sizeof(e->note),
-			 "too few %s for a 95%% CI (%.0f%% only)",
+			 "too few %s for a " NSB_CI_S "%% CI (%.0f%% only)",
 			 e->paired ? "rounds" : "samples",
 			 100 * e->shift.level);
 		return;

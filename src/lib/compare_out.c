@@ -67,7 +67,8 @@ void nsb_rule_text(char *buf, size_t len, const struct nsb_comparison *c)
 		return;
 	}
 	snprintf(buf, len, "Rule (%s): verdicts against +-%g%% of the base "
-		 "median (--threshold): slower/faster when p < 0.05 and the "
+		 "median (--threshold): slower/faster when p < " NSB_ALPHA_S
+		 " and the "
 		 "shift lies beyond it, same when the whole CI lies inside "
 		 "it, noisy otherwise (with the MDE).", mode ? mode : "native",
 		 c->o.threshold);
@@ -260,15 +261,17 @@ static void text_notes(FILE *f, const struct nsb_comparison *c)
 	nsb_rule_text(line, sizeof(line), c);
 	nsb_wrap(f, "", line);
 	nsb_wrap(f, "", "delta: patched vs base in % of the base median; "
-		 "unpaired rows: Hodges-Lehmann shift, Moses 95% CI, "
+		 "unpaired rows: Hodges-Lehmann shift, Moses " NSB_CI_S "% CI, "
 		 "Mann-Whitney U p; paired rows: median of per-round "
-		 "differences, sign-test 95% CI, Wilcoxon signed-rank p. "
-		 "MDE: minimum detectable effect (alpha 0.05, power 0.8).");
+		 "differences, sign-test " NSB_CI_S
+		 "% CI, Wilcoxon signed-rank p. "
+		 "MDE: minimum detectable effect (alpha " NSB_ALPHA_S ", power "
+		 NSB_POWER_S ").");
 	if (tested > 1) {
 		snprintf(line, sizeof(line), "p-values are per row, not "
 			 "adjusted for the %zu comparisons; with Holm's "
 			 "adjustment %zu of %zu slower/faster verdicts keep "
-			 "p < 0.05.", tested, c->holm_kept,
+			 "p < " NSB_ALPHA_S ".", tested, c->holm_kept,
 			 c->count[NSB_SLOWER] + c->count[NSB_FASTER]);
 		nsb_wrap(f, "", line);
 	}
@@ -306,7 +309,7 @@ void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 		fprintf(f, "Benchmarks under %.*s\n", (int)skip,
 			c->rows[0].name);
 	fprintf(f, "  %12s %12s %8s  %-16s %6s  %s\n", "base", "patched",
-		"delta", "95% CI", "p", "verdict");
+		"delta", NSB_CI_S "% CI", "p", "verdict");
 	for (i = 0; i < c->n; i++) {
 		text_row(f, c, &c->rows[i], skip);
 		if (c->o.show_rounds)
@@ -322,7 +325,8 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 	size_t i;
 	bool ic = c->base.icount;
 
-	fprintf(f, "| benchmark | n | base | patched | delta | 95 %% CI | "
+	fprintf(f, "| benchmark | n | base | patched | delta | " NSB_CI_S
+		" %% CI | "
 		"p | MDE | verdict |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---|---:|---:|---|\n");
 	for (i = 0; i < c->n; i++) {
@@ -373,7 +377,7 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		"paired rows: median of per-round differences, sign-test CI, "
 		"Wilcoxon signed-rank p.  p-values are not adjusted for "
 		"multiple comparisons; with Holm, %zu slower/faster verdicts "
-		"keep p < 0.05.\n", c->holm_kept);
+		"keep p < " NSB_ALPHA_S ".\n", c->holm_kept);
 	for (i = 0; i < c->n; i++) {
 		const struct nsb_row *r = &c->rows[i];
 

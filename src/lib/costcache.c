@@ -373,7 +373,8 @@ static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 		 "file(s)): %s. Not modelled: prefetchers, TLBs, "
 		 "out-of-order overlap, other cores. Rows the check "
 		 "decides (another operation) are left out.",
-		 markdown ? " [95% CI]" : "; ~ marks a 95% CI wider than a "
+		 markdown ? " [" NSB_CI_S "% CI]" : "; ~ marks a " NSB_CI_S
+			    "% CI wider than a "
 		 "tenth (report.md and costs.json give every CI)",
 		 c->cs_files, c->cs_model);
 	nsb_wrap(f, "", line);

@@ -181,7 +181,7 @@ static const struct nsb_col cost_cols[] = {
 	  .field = offsetof(struct nsb_effect, base) },
 	{ .head = "on", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
 	  .cell = on_cell },
-	{ .head = "shift [95% CI]", .width = 17, .flags = BOTH,
+	{ .head = "shift [" NSB_CI_S "% CI]", .width = 17, .flags = BOTH,
 	  .cell = shift_cell, .key = "shift", .json_at = 13,
 	  .json = shift_json },
 	{ .head = "% op", .md_head = "% of op", .width = 6,
@@ -385,7 +385,8 @@ static void text_table(FILE *f, const struct nsb_costs *c, bool form)
 		snprintf(line, sizeof(line), "What each check costs: %s per "
 			 "op with the check off and on, alternated in chunks "
 			 "in the same boot (toggles kernel); shift = on - off, "
-			 "median of %zu per-round differences with its 95%% "
+			 "median of %zu per-round differences with its "
+			 NSB_CI_S "%% "
 			 "CI (sign test); %% of the op; verdict against +-%s "
 			 "or, marked *, against the row's A/A residual where "
 			 "that is larger.", c->icount ? "instructions" :

@@ -367,7 +367,7 @@ static void text_notes(FILE *f, const struct nsb_effect *e)
 		fprintf(f, "    (unpaired: the rounds did not pair)\n");
 	if (e->shift.level < 1 - NSB_ALPHA - 1e-9)
 		fprintf(f, "    (CI level %.1f%% only: too few rounds for "
-			"95%%)\n", 100 * e->shift.level);
+			NSB_CI_S "%%)\n", 100 * e->shift.level);
 }
 
 static void text_summary(FILE *f, const struct nsb_expect *x)
@@ -392,13 +392,15 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 			 "A/A not checked: no --aa.");
 	} else {
 		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "
-			 "%zu detected (95%% CI above zero), %zu not; %zu "
+			 "%zu detected (" NSB_CI_S
+			 "%% CI above zero), %zu not; %zu "
 			 "without a result.", x->measured, x->n, x->within,
 			 x->measured - x->within, x->missing);
 		nsb_wrap(f, "", line);
 		nsb_wrap(f, "", "Wall-clock times cannot check an "
 			 "instruction count: MDE is the minimum detectable "
-			 "effect (alpha 0.05, power 0.8) in the row's unit; "
+			 "effect (alpha " NSB_ALPHA_S ", power " NSB_POWER_S
+			 ") in the row's unit; "
 			 "these rows do not gate.");
 	}
 	if (x->absent) {
@@ -419,10 +421,11 @@ void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 	nsb_wrap(f, "", head);
 	if (x->icount)
 		fprintf(f, "  %9s %26s %7s %6s  %s\n", "predicted",
-			"measured [95% CI]", "ratio", "A/A", "verdict");
+			"measured [" NSB_CI_S
+			"% CI]", "ratio", "A/A", "verdict");
 	else
 		fprintf(f, "  %9s %26s %9s  %s\n", "pred insn",
-			"measured ns [95% CI]", "MDE ns", "verdict");
+			"measured ns [" NSB_CI_S "% CI]", "MDE ns", "verdict");
 	for (i = 0; i < x->n; i++) {
 		const struct nsb_expect_result *r = &x->r[i];
 
@@ -451,12 +454,13 @@ void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
 	md_code(f, x->file);
 	fprintf(f, "):\n\n");
 	if (x->icount)
-		fprintf(f, "| benchmark | predicted | measured | 95 %% CI | "
+		fprintf(f, "| benchmark | predicted | measured | " NSB_CI_S
+			" %% CI | "
 			"ratio | A/A | verdict |\n"
 			"|---|---:|---:|---|---:|---:|---|\n");
 	else
 		fprintf(f, "| benchmark | predicted insn | measured ns | "
-			"95 %% CI | MDE ns | verdict |\n"
+			NSB_CI_S " %% CI | MDE ns | verdict |\n"
 			"|---|---:|---:|---|---:|---|\n");
 	for (i = 0; i < x->n; i++) {
 		const struct nsb_expect_result *r = &x->r[i];

@@ -70,8 +70,10 @@ static void detectable(const struct nsb_gate *g, char *buf, size_t len)
 
 	*buf = 0;
 	if (g->nshort) {
-		snprintf(buf, len, "detectable: nothing at 95 %% in %zu noisy "
-			 "row(s): %zu %s a run; a 95 %% CI needs %zu, %zu more "
+		snprintf(buf, len, "detectable: nothing at " NSB_CI_S
+			 " %% in %zu noisy "
+			 "row(s): %zu %s a run; a " NSB_CI_S
+			 " %% CI needs %zu, %zu more "
 			 "(--benchmark_repetitions)", g->nshort, g->short_n,
 			 g->short_paired ? "round(s)" : "sample(s)", want,
 			 want > g->short_n ? want - g->short_n : 0);
@@ -85,7 +87,8 @@ static void detectable(const struct nsb_gate *g, char *buf, size_t len)
 		memcpy(need, g->need, g->nmde * sizeof(*need));
 		qsort(need, g->nmde, sizeof(*need), cmp_size);
 		snprintf(buf, len, "detectable: the smallest change these runs "
-			 "resolve at 95 %% is about %.2f %% (median of %zu noisy "
+			 "resolve at " NSB_CI_S
+			 " %% is about %.2f %% (median of %zu noisy "
 			 "row(s)); the rule's band needs about %zu samples a run",
 			 mde[g->nmde / 2], g->nmde, need[g->nmde / 2]);
 	}
@@ -109,7 +112,7 @@ static void rule(const struct nsb_gate *g, char *buf, size_t len)
 			 "every regression fails", NSB_ICOUNT_BAND);
 	if (g->native)
 		snprintf(nat, sizeof(nat), "timed rows against +-%g %% "
-			 "(--threshold) with p < 0.05", g->o.threshold);
+			 "(--threshold) with p < " NSB_ALPHA_S, g->o.threshold);
 	snprintf(buf, len, "rule: %s%s%s", ic, *ic && *nat ? "; " : "", nat);
 	if (!*ic && !*nat)
 		snprintf(buf, len, "rule: none (no row compared)");

@@ -168,7 +168,8 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 	if (md) {
 		fputs("\n**where it goes**: ", f);
 		nsb_md_put_code(f, row);
-		fprintf(f, " (%s, %s per op)\n\n| symbol | shift [95%% CI] "
+		fprintf(f, " (%s, %s per op)\n\n| symbol | shift [" NSB_CI_S
+			"%% CI] "
 			"|\n|---|---:|\n", src, unit_of(c));
 	} else {
 		fprintf(f, "    where it goes (%s):\n", src);
@@ -236,10 +237,11 @@ void nsb_prof_print(FILE *f, const struct nsb_prof_cmp *c, size_t top)
 	fmt_source(src, sizeof(src), c);
 	fprintf(f, "%s\n", c->benchmark);
 	snprintf(line, sizeof(line), "%s paired; %s per op, shift = patched "
-		 "- base, median and sign-test 95%% CI:", src, unit_of(c));
+		 "- base, median and sign-test " NSB_CI_S
+		 "%% CI:", src, unit_of(c));
 	nsb_wrap(f, "  ", line);
 	fprintf(f, "  %-28s %7s %7s %s\n", "symbol", "base", "patch",
-		"shift [95% CI]");
+		"shift [" NSB_CI_S "% CI]");
 	for (i = 0; i < c->nsym && i < top; i++) {
 		nsb_prof_sym_label(label, sizeof(label), &c->sym[i]);
 		table_row(f, &c->sym[i], label);
