@@ -14,6 +14,7 @@
 
 #include "src/lib/samples.h"
 #include "src/lib/stats.h"
+#include "src/lib/table.h"
 
 /*
  * The band a verdict is judged against: +-threshold % of the base in
@@ -227,6 +228,9 @@ void nsb_fmt_counts(char *buf, size_t len, const struct nsb_comparison *c);
 /* Output of compare; also used by report. */
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c);
+/* The rows' table alone in fmt (NSB_MD or NSB_HTML; text: nsb_print_text). */
+void nsb_compare_table(FILE *f, const struct nsb_comparison *c,
+		       enum nsb_tfmt fmt);
 json_t *nsb_compare_json(const struct nsb_comparison *c);
 
 #endif /* NSB_COMPARE_H */

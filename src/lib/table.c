@@ -261,6 +261,15 @@ json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 				continue;
 			}
 			v = c->json(c, row, t->ctx);
+			if (v && (c->flags & NSB_COL_JSON_MERGE)) {
+				int bad = json_object_update(o, v);
+
+				json_decref(v);
+				if (!bad)
+					continue;
+				json_decref(o);
+				return NULL;
+			}
 			if (v && json_object_set_new(o, c->key, v)) {
 				json_decref(o);
 				return NULL;

@@ -37,6 +37,8 @@ enum nsb_tfmt { NSB_TEXT, NSB_MD, NSB_HTML };
 #define NSB_COL_CODE	0x08	/* Markdown, HTML: a code span (data) */
 /* text: a cell wider than the column goes on a line of its own above */
 #define NSB_COL_OWN_LINE 0x10
+/* JSON: the value, an object, gives its keys to the row (no key of its own) */
+#define NSB_COL_JSON_MERGE 0x20
 
 struct nsb_col {
 	const char *head;	/* text header */
