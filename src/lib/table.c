@@ -77,11 +77,21 @@ static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
 				       NSB_COL_MD));
 }
 
-/* An HTML cell's opening tag: a number's class, a code span's <code>. */
-static void html_open(FILE *f, const struct nsb_col *c, const char *tag)
+/* An HTML cell's opening tag: its class, a code span's <code>. */
+static void html_open(FILE *f, const struct nsb_col *c, const void *row,
+		      const void *ctx)
 {
-	fprintf(f, "<%s%s>%s", tag, c->flags & NSB_COL_RIGHT ?
-		" class=\"num\"" : "", c->flags & NSB_COL_CODE ? "<code>" : "");
+	const char *cls = c->html_class ? c->html_class(row, ctx) : NULL;
+
+	if (!cls && (c->flags & NSB_COL_RIGHT))
+		cls = "num";
+	fputs("<td", f);
+	if (cls) {
+		fputs(" class=\"", f);
+		nsb_html_put(f, cls);
+		fputc('"', f);
+	}
+	fprintf(f, ">%s", c->flags & NSB_COL_CODE ? "<code>" : "");
 }
 
 static void html_close(FILE *f, const struct nsb_col *c, const char *tag)
@@ -210,7 +220,7 @@ static void html_row(FILE *f, const struct nsb_table *t, const void *row,
 		if (!in(c, NSB_HTML))
 			continue;
 		c->cell(buf, CELL, row, t->ctx, NSB_HTML);
-		html_open(f, c, "td");
+		html_open(f, c, row, t->ctx);
 		nsb_html_put(f, buf);
 		html_close(f, c, "td");
 	}

@@ -58,6 +58,11 @@ struct nsb_col {
 			const void *ctx);
 	size_t field;		/* for json: the offset of the value it
 				 * shows, in a struct of the table's */
+	/*
+	 * HTML: the cell's class ("regression" for a slower row); NULL
+	 * or a NULL answer: "num" for a right-aligned column, else none.
+	 */
+	const char *(*html_class)(const void *row, const void *ctx);
 };
 
 struct nsb_table {
