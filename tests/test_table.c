@@ -59,8 +59,9 @@ static const struct nsb_col cols[] = {
 	{ .head = "note", .flags = NSB_COL_MD, .cell = name_cell },
 };
 
-static const struct nsb_table table = { cols, NSB_ARRAY_SIZE(cols), "kg",
-					"  " };
+static const struct nsb_table table = { .cols = cols,
+					.n = NSB_ARRAY_SIZE(cols),
+					.ctx = "kg", .indent = "  " };
 
 static void check(const char *got, const char *want, const char *what)
 {
@@ -197,6 +198,25 @@ int main(void)
 	      "leaves its key out");
 	free(s);
 	json_decref(j);
+
+	{
+		static const char *const order[] = { "origin", "name", NULL };
+		struct nsb_col more[NSB_ARRAY_SIZE(cols) + 1];
+		struct nsb_table t = table;
+
+		memcpy(more, cols, sizeof(cols));
+		more[NSB_ARRAY_SIZE(cols)] = origin;
+		t.cols = more;
+		t.n = NSB_ARRAY_SIZE(more);
+		t.json_order = order;
+		j = nsb_table_json(&t, &rows[0]);
+		s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		check(s, "{\"origin\":\"from-fig\",\"name\":\"fig\","
+		      "\"kg\":1.25}", "JSON: json_order's keys first, in "
+		      "its order, then the others in column order");
+		free(s);
+		json_decref(j);
+	}
 
 	j = nsb_interval_json(&iv);
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);

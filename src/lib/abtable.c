@@ -295,8 +295,8 @@ static void md_table(FILE *f, const struct nsb_table *t,
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p)
 {
-	struct nsb_table t = { ab_cols, sizeof(ab_cols) / sizeof(*ab_cols), c,
-			       "  " };
+	struct nsb_table t = { .cols = ab_cols, .n = NSB_ARRAY_SIZE(ab_cols),
+			       .ctx = c, .indent = "  " };
 	char line[400];
 
 	if (markdown)

@@ -380,8 +380,9 @@ static const struct nsb_col compare_cols[] = {
 
 static struct nsb_table compare_table(const struct nsb_comparison *c)
 {
-	return (struct nsb_table){ compare_cols,
-				   NSB_ARRAY_SIZE(compare_cols), c, "  " };
+	return (struct nsb_table){ .cols = compare_cols,
+				   .n = NSB_ARRAY_SIZE(compare_cols),
+				   .ctx = c, .indent = "  " };
 }
 
 static void text_row(FILE *f, const struct nsb_comparison *c,

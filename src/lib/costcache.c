@@ -415,7 +415,8 @@ static void print_funcs(FILE *f, const struct nsb_cost_row *r)
 
 void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 {
-	struct nsb_table t = { cs_cols, NSB_ARRAY_SIZE(cs_cols), c, "  " };
+	struct nsb_table t = { .cols = cs_cols, .n = NSB_ARRAY_SIZE(cs_cols),
+			       .ctx = c, .indent = "  " };
 	enum nsb_tfmt fmt = markdown ? NSB_MD : NSB_TEXT;
 	char head[256];
 	size_t i, j;

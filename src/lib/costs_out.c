@@ -159,59 +159,71 @@ NSB_ROW_JSON(cache_json, struct fam_row, nsb_costs_cs_json(r->r))
 
 /*
  * The check-cost table: text, Markdown and the rows of costs.json.
- * Columns without a cell are JSON only; json_at keeps costs.json's
- * order of keys.
+ * Columns without a cell are JSON only; cost_json_order below keeps
+ * costs.json's order of keys.
  */
 static const struct nsb_col cost_cols[] = {
 	{ .head = "patch", .flags = NSB_COL_MD, .cell = seed_cell,
-	  .key = "seed", .json_at = 1, .json = nsb_cell_json },
+	  .key = "seed", .json = nsb_cell_json },
 	{ .head = "check", .flags = NSB_COL_MD | NSB_COL_CODE,
-	  .cell = switch_cell, .key = "switch", .json_at = 0,
-	  .json = nsb_cell_json },
-	{ .key = "check", .json_at = 2, .json = check_json },
-	{ .key = "form", .json_at = 3, .json = form_json },
+	  .cell = switch_cell, .key = "switch", .json = nsb_cell_json },
+	{ .key = "check", .json = check_json },
+	{ .key = "form", .json = form_json },
 	{ .head = "LSM", .flags = NSB_COL_MD, .cell = lsm_cell,
-	  .key = "lsm", .json_at = 9, .json = lsm_json },
+	  .key = "lsm", .json = lsm_json },
 	{ .head = "scenario", .width = 23, .flags = BOTH | NSB_COL_CODE |
 	  NSB_COL_OWN_LINE, .cell = label_cell, .key = "label",
-	  .json_at = 5, .json = nsb_cell_json },
-	{ .key = "name", .json_at = 4, .json = name_json },
+	  .json = nsb_cell_json },
+	{ .key = "name", .json = name_json },
 	{ .head = "off", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
-	  .cell = off_cell, .key = "off", .json_at = 12, .json = cost_num,
+	  .cell = off_cell, .key = "off", .json = cost_num,
 	  .field = offsetof(struct nsb_effect, base) },
 	{ .head = "on", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
 	  .cell = on_cell },
 	{ .head = "shift [" NSB_CI_S "% CI]", .width = 17, .flags = BOTH,
-	  .cell = shift_cell, .key = "shift", .json_at = 13,
-	  .json = shift_json },
+	  .cell = shift_cell, .key = "shift", .json = shift_json },
 	{ .head = "% op", .md_head = "% of op", .width = 6,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = pct_cell, .key = "pct",
-	  .json_at = 14, .json = cost_num,
+	  .json = cost_num,
 	  .field = offsetof(struct nsb_effect, pct) },
-	{ .key = "pct_lo", .json_at = 15, .json = cost_num,
+	{ .key = "pct_lo", .json = cost_num,
 	  .field = offsetof(struct nsb_effect, lo_pct) },
-	{ .key = "pct_hi", .json_at = 16, .json = cost_num,
+	{ .key = "pct_hi", .json = cost_num,
 	  .field = offsetof(struct nsb_effect, hi_pct) },
-	{ .key = "rounds", .json_at = 17, .json = rounds_json },
-	{ .key = "p", .json_at = 18, .json = cost_num,
+	{ .key = "rounds", .json = rounds_json },
+	{ .key = "p", .json = cost_num,
 	  .field = offsetof(struct nsb_effect, p) },
 	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
-	  .key = "verdict", .json_at = 6, .json = nsb_cell_json },
-	{ .key = "unreliable", .json_at = 7, .json = unreliable_json },
-	{ .key = "decides", .json_at = 8, .json = decides_json },
+	  .key = "verdict", .json = nsb_cell_json },
+	{ .key = "unreliable", .json = unreliable_json },
+	{ .key = "decides", .json = decides_json },
 	{ .head = "A/A residual", .flags = NSB_COL_MD, .cell = aa_cell,
-	  .key = "aa", .json_at = 19, .json = aa_json },
-	{ .key = "states_differ", .json_at = 10, .json = states_json },
-	{ .key = "net_of_control", .json_at = 11, .json = net_json },
-	{ .key = "toggles", .json_at = 20, .json = toggles_json },
-	{ .key = "control", .json_at = 21, .json = control_json },
-	{ .key = "cache", .json_at = 22, .json = cache_json },
+	  .key = "aa", .json = aa_json },
+	{ .key = "states_differ", .json = states_json },
+	{ .key = "net_of_control", .json = net_json },
+	{ .key = "toggles", .json = toggles_json },
+	{ .key = "control", .json = control_json },
+	{ .key = "cache", .json = cache_json },
+};
+
+/*
+ * A row of costs.json, its keys in the order the file has always had
+ * them (plot costs, the site and scripts read them by name): who, what
+ * it says, then the numbers.  A column's key not named here comes last.
+ */
+static const char *const cost_json_order[] = {
+	"switch", "seed", "check", "form", "name", "label", "verdict",
+	"unreliable", "decides", "lsm", "states_differ", "net_of_control",
+	"off", "shift", "pct", "pct_lo", "pct_hi", "rounds", "p", "aa",
+	"toggles", "control", "cache", NULL,
 };
 
 static struct nsb_table cost_table(const struct nsb_costs *c)
 {
-	return (struct nsb_table){ cost_cols, sizeof(cost_cols) /
-				   sizeof(*cost_cols), c, "  " };
+	return (struct nsb_table){ .cols = cost_cols,
+				   .n = NSB_ARRAY_SIZE(cost_cols), .ctx = c,
+				   .indent = "  ",
+				   .json_order = cost_json_order };
 }
 
 static void text_row(FILE *f, const struct nsb_costs *c,

@@ -613,8 +613,9 @@ static void cost_provenance(FILE *f, json_t *prov)
 int nsb_pub_costs(struct nsb_pub *p)
 {
 	FILE *f = page_open(p, "costs.html", "Check costs", "");
-	struct nsb_table t = { site_cost_cols, NSB_ARRAY_SIZE(site_cost_cols),
-			       NULL, "" };
+	struct nsb_table t = { .cols = site_cost_cols,
+			       .n = NSB_ARRAY_SIZE(site_cost_cols),
+			       .indent = "" };
 	json_t *r;
 	size_t i;
 

@@ -250,18 +250,72 @@ void nsb_table_end(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 		fputs("</tbody></table>\n", f);
 }
 
-json_t *nsb_table_json(const struct nsb_table *t, const void *row)
+/* Sets c's key of row in o; -1 out of memory. */
+static int json_col(json_t *o, const struct nsb_table *t,
+		    const struct nsb_col *c, const void *row)
+{
+	json_t *v = c->json(c, row, t->ctx);
+	int bad;
+
+	if (!v)
+		return 0;
+	if (!(c->flags & NSB_COL_JSON_MERGE))
+		return json_object_set_new(o, c->key, v);
+	bad = json_object_update(o, v);
+	json_decref(v);
+	return bad;
+}
+
+static bool listed(const char *const *order, const char *key)
+{
+	for (; *order; order++)
+		if (!strcmp(*order, key))
+			return true;
+	return false;
+}
+
+/* The keys in t->json_order's order, then those it does not name. */
+static json_t *json_ordered(const struct nsb_table *t, const void *row)
 {
 	json_t *o = json_object();
+	const char *const *k;
+	size_t i;
+
+	for (k = t->json_order; o && *k; k++)
+		for (i = 0; i < t->n; i++) {
+			const struct nsb_col *c = &t->cols[i];
+
+			if (c->key && c->json && !strcmp(c->key, *k) &&
+			    json_col(o, t, c, row))
+				goto bad;
+		}
+	for (i = 0; o && i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (c->key && c->json && !listed(t->json_order, c->key) &&
+		    json_col(o, t, c, row))
+			goto bad;
+	}
+	return o;
+bad:
+	json_decref(o);
+	return NULL;
+}
+
+json_t *nsb_table_json(const struct nsb_table *t, const void *row)
+{
+	json_t *o;
 	int at, next;
 	size_t i;
 
+	if (t->json_order)
+		return json_ordered(t, row);
+	o = json_object();
 	/* keys in json_at order, columns of one place in their order */
 	for (at = -1; o; at = next) {
 		next = -1;
 		for (i = 0; i < t->n; i++) {
 			const struct nsb_col *c = &t->cols[i];
-			json_t *v;
 
 			if (!c->key || !c->json || c->json_at < at)
 				continue;
@@ -270,17 +324,7 @@ json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 					next = c->json_at;
 				continue;
 			}
-			v = c->json(c, row, t->ctx);
-			if (v && (c->flags & NSB_COL_JSON_MERGE)) {
-				int bad = json_object_update(o, v);
-
-				json_decref(v);
-				if (!bad)
-					continue;
-				json_decref(o);
-				return NULL;
-			}
-			if (v && json_object_set_new(o, c->key, v)) {
+			if (json_col(o, t, c, row)) {
 				json_decref(o);
 				return NULL;
 			}

@@ -271,7 +271,7 @@ static struct nsb_table xv_table(struct nsb_col cols[NCOLS],
 	memcpy(cols, xv_cols, sizeof(xv_cols));
 	cols[COL_A].head = a->version;
 	cols[COL_B].head = b->version;
-	return (struct nsb_table){ cols, NCOLS, NULL, "  " };
+	return (struct nsb_table){ .cols = cols, .n = NCOLS, .indent = "  " };
 }
 
 struct xv_print {
