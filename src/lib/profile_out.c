@@ -190,13 +190,102 @@ void nsb_prof_where(FILE *f, const struct nsb_prof_cmp *c, double measured,
 	where_tail(f, md, c, measured);
 }
 
+/* --- the symbol table: one description of its columns ---------------- */
+
+/* A row of the table: a symbol's (or the total's) shift, and its label. */
+struct sym_row {
+	const struct nsb_prof_row *r;
+	const char *label;
+};
+
+#define SROW(row)	(((const struct sym_row *)(row))->r)
+
+/* text: cut to the column (a long C++ name), no control character */
+static void label_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	const char *label = ((const struct sym_row *)row)->label;
+
+	(void)ctx;
+	if (fmt == NSB_TEXT && len > 28)
+		text_name(buf, 28, label);
+	else
+		snprintf(buf, len, "%s", label);
+}
+
+static void base_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	fmt_num(buf, len, SROW(row)->base, false);
+}
+
+static void patched_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	fmt_num(buf, len, SROW(row)->patched, false);
+}
+
+/* "* significant" is the table's legend */
+static void shift_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	size_t n;
+
+	(void)ctx, (void)fmt;
+	fmt_shift(buf, len, &SROW(row)->shift);
+	n = strlen(buf);
+	if (SROW(row)->significant && n + 3 <= len)
+		strcpy(buf + n, " *");
+}
+
+#define SYM_JSON(name, expr)						\
+static json_t *name(const struct nsb_col *c, const void *row,		\
+		    const void *ctx)					\
+{									\
+	const struct nsb_prof_row *r = SROW(row);			\
+									\
+	(void)c, (void)ctx;						\
+	return expr;							\
+}
+SYM_JSON(symbol_json, json_string(r->symbol))
+SYM_JSON(dso_json, json_string(r->dso))
+SYM_JSON(kernel_json, json_boolean(r->kernel))
+SYM_JSON(base_json, json_real(r->base))
+SYM_JSON(patched_json, json_real(r->patched))
+SYM_JSON(shift_json, nsb_interval_json(&r->shift))
+SYM_JSON(significant_json, json_boolean(r->significant))
+SYM_JSON(floor_json, json_real(r->floor))
+
+#define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
+
+/* nsbench profile's table; JSON keys in column order */
+static const struct nsb_col sym_cols[] = {
+	{ .head = "symbol", .width = 28, .flags = BOTH | NSB_COL_CODE,
+	  .cell = label_cell },
+	{ .key = "symbol", .json = symbol_json },
+	{ .key = "dso", .json = dso_json },
+	{ .key = "kernel", .json = kernel_json },
+	{ .head = "base", .width = 7, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = base_cell, .key = "base", .json = base_json },
+	{ .head = "patch", .width = 7, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = patched_cell, .key = "patched", .json = patched_json },
+	{ .head = "shift [" NSB_CI_S "% CI]", .flags = BOTH,
+	  .cell = shift_cell, .key = "shift", .json = shift_json },
+	{ .key = "significant", .json = significant_json },
+	{ .key = "noise_floor", .json = floor_json },
+};
+
+static const struct nsb_table sym_table = {
+	.cols = sym_cols, .n = NSB_ARRAY_SIZE(sym_cols), .indent = "  ",
+};
+
 static json_t *row_json(const struct nsb_prof_row *r)
 {
-	return json_pack("{s:s, s:s, s:b, s:f, s:f, s:o, s:b, s:f}",
-			 "symbol", r->symbol, "dso", r->dso, "kernel",
-			 r->kernel, "base", r->base, "patched", r->patched,
-			 "shift", nsb_interval_json(&r->shift), "significant",
-			 r->significant, "noise_floor", r->floor);
+	struct sym_row row = { r, r->symbol };
+
+	return nsb_table_json(&sym_table, &row);
 }
 
 json_t *nsb_prof_cmp_json(const struct nsb_prof_cmp *c, size_t top)
@@ -219,14 +308,9 @@ json_t *nsb_prof_cmp_json(const struct nsb_prof_cmp *c, size_t top)
 static void table_row(FILE *f, const struct nsb_prof_row *r,
 		      const char *label)
 {
-	char name[32], a[24], b[24], sh[96];
+	struct sym_row row = { r, label };
 
-	text_name(name, 28, label);
-	fmt_num(a, sizeof(a), r->base, false);
-	fmt_num(b, sizeof(b), r->patched, false);
-	fmt_shift(sh, sizeof(sh), &r->shift);
-	fprintf(f, "  %-28s %7s %7s %s%s\n", name, a, b, sh,
-		r->significant ? " *" : "");
+	nsb_table_row(f, &sym_table, &row, NSB_TEXT);
 }
 
 void nsb_prof_print(FILE *f, const struct nsb_prof_cmp *c, size_t top)
@@ -240,8 +324,7 @@ void nsb_prof_print(FILE *f, const struct nsb_prof_cmp *c, size_t top)
 		 "- base, median and sign-test " NSB_CI_S
 		 "%% CI:", src, unit_of(c));
 	nsb_wrap(f, "  ", line);
-	fprintf(f, "  %-28s %7s %7s %s\n", "symbol", "base", "patch",
-		"shift [" NSB_CI_S "% CI]");
+	nsb_table_head(f, &sym_table, NSB_TEXT);
 	for (i = 0; i < c->nsym && i < top; i++) {
 		nsb_prof_sym_label(label, sizeof(label), &c->sym[i]);
 		table_row(f, &c->sym[i], label);
