@@ -163,7 +163,7 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 		     char *buf)
 {
-	size_t i;
+	size_t i, at = strlen(t->indent), len;
 	bool first = true;
 
 	for (i = 0; i < t->n; i++) {
@@ -179,7 +179,17 @@ static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 			fprintf(f, "%s\n%s", buf, first ? t->indent : "");
 			*buf = 0;
 		}
+		len = strlen(buf);
+		if ((c->flags & NSB_COL_BELOW) && !first &&
+		    at + 1 + len > NSB_COLS) {
+			fprintf(f, "\n%s    %s", t->indent,
+				buf + strspn(buf, " "));
+			at = NSB_COLS;
+			continue;
+		}
 		text_cell(f, c, buf, first);
+		at += !first + (len > (size_t)c->width ? len :
+				(size_t)c->width);
 		first = false;
 	}
 	fputc('\n', f);

@@ -39,6 +39,11 @@ enum nsb_tfmt { NSB_TEXT, NSB_MD, NSB_HTML };
 #define NSB_COL_OWN_LINE 0x10
 /* JSON: the value, an object, gives its keys to the row (no key of its own) */
 #define NSB_COL_JSON_MERGE 0x20
+/*
+ * text: a cell that would take the line past NSB_COLS goes on the next
+ * line instead, four columns in from the table's indent (a long verdict)
+ */
+#define NSB_COL_BELOW	0x40
 
 struct nsb_col {
 	const char *head;	/* text header */
