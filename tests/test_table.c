@@ -218,6 +218,32 @@ int main(void)
 		json_decref(j);
 	}
 
+	{
+		/* a long name passes 72 columns: it goes below, indented */
+		static const struct fruit wide[] = {
+			{ "fig", 1 },
+			{ "a name long enough to pass the seventy-two "
+			  "columns of a text report", 2 },
+		};
+		static const struct nsb_col below[] = {
+			{ .head = "kg", .width = 5, .flags = NSB_COL_TEXT |
+			  NSB_COL_RIGHT, .cell = kg_cell },
+			{ .head = "fruit", .flags = NSB_COL_TEXT |
+			  NSB_COL_BELOW, .cell = name_cell },
+		};
+		struct nsb_table t = { .cols = below, .n = 2, .ctx = "kg",
+				       .indent = "  " };
+
+		s = render_t(&t, wide, 2, NSB_TEXT);
+		check(s, "     kg fruit\n"
+			 "    1.0 fig\n"
+			 "    2.0\n"
+			 "      a name long enough to pass the seventy-two "
+			 "columns of a text report\n",
+		      "text: a cell that would pass 72 columns goes below");
+		free(s);
+	}
+
 	j = nsb_interval_json(&iv);
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	check(s, "{\"est\":1.0,\"lo\":null,\"hi\":3.0,\"level\":0.5}",
