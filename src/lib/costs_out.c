@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * costs_out.c — the in-boot check-cost tables (costs.h) rendered from
- * what costs.c computed: the text and Markdown report from one column
- * description (table.h), the cache model's table and the JSON rows, as
- * compare.c computes and compare_out.c renders.
+ * what costs.c computed: the text and Markdown report and the rows of
+ * costs.json from one column description (table.h; the cache model's
+ * table is costcache.c's), as compare.c computes and compare_out.c
+ * renders.
  */
 #include <math.h>
 #include <stdlib.h>
