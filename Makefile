@@ -23,8 +23,7 @@ SANITIZE ?= 0
 ifdef KERNEL
 export NSB_KERNEL := $(KERNEL)
 endif
-KERNEL_VERSION := $(or $(KERNEL),$(shell sed -n 's/^\([0-9][0-9.]*\)$$/\1/p' \
-	kernel-patches/default-version))
+KERNEL_VERSION := $(or $(KERNEL),$(shell scripts/kernel/default-version.sh .))
 
 CC ?= cc
 CXX ?= c++

@@ -48,7 +48,7 @@ $(NSB_VERSION_STAMP): FORCE
 	@echo '$(NSBENCH_VERSION)' | cmp -s - $@ || \
 		echo '$(NSBENCH_VERSION)' >$@
 
-$(O)/src/lib/version.o: $(NSB_VERSION_STAMP)
+$(O)/src/lib/base/version.o: $(NSB_VERSION_STAMP)
 
 .PHONY: FORCE
 

@@ -34,7 +34,7 @@ $(NSB_GUEST_VERSION_STAMP): FORCE
 	@echo '$(NSBENCH_GUEST_VERSION)' | cmp -s - $@ || \
 		echo '$(NSBENCH_GUEST_VERSION)' >$@
 
-$(O)/bench/version.o: src/lib/version.c $(NSB_GUEST_VERSION_STAMP)
+$(O)/bench/version.o: src/lib/base/version.c $(NSB_GUEST_VERSION_STAMP)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) \
 		-DNSBENCH_VERSION='"$(NSBENCH_GUEST_VERSION)"' -c -o $@ $<

@@ -34,8 +34,8 @@
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
 #include "workloads/lsm.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "workloads/fixture.h"
 
 struct options {
@@ -48,7 +48,8 @@ struct options {
 	bool version;
 	const char *interleave;	/* --interleave=SWITCH */
 	unsigned long interleave_block;	/* --interleave-block=N */
-	bool batch;		/* --sched=batch */
+	unsigned long interleave_settle;	/* --interleave-settle=US */
+	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
@@ -190,29 +191,58 @@ static int set_mode(const struct nsb_option *opt, const char *arg)
  * so that no wakeup preempts them.  On 6.12 (EEVDF) an operation's own
  * length fed back into wakeup preemption and moved exec between levels
  * 200-900 instructions apart within one boot; a FUSE server's replies,
- * though, wait for a tick without it (make run's LSM rows keep it off).
+ * though, wait for a tick without it.
+ *
+ * --sched=fifo: this process, its workers and their FUSE servers run
+ * SCHED_FIFO at priority 1, all alike, so none preempts another: a woken
+ * task runs when the running one blocks, whatever their histories.
+ * Under the kernel's own scheduling a FUSE round trip's cost hung on
+ * whether the woken server preempted the worker, which CFS decides from
+ * the two tasks' past: two servers made alike differed by 4,361 insn per
+ * lookup under Smack.  Kernel threads (ksoftirqd, kworkers) then run only
+ * when all of these block, which --interleave-settle gives them between
+ * chunks.  (The policy is inherited through fork and unshare; a worker
+ * in a user namespace could not set it itself.)
  */
 static int set_sched(const struct nsb_option *opt, const char *arg)
 {
 	struct options *o = opt->value;
 
-	if (strcmp(arg, "inherit") && strcmp(arg, "batch")) {
-		fprintf(stderr, "nsbench-bench: --sched must be inherit or "
-			"batch, not '%s'\n", arg);
+	if (!strcmp(arg, "inherit"))
+		o->sched = -1;
+	else if (!strcmp(arg, "batch"))
+		o->sched = SCHED_BATCH;
+	else if (!strcmp(arg, "fifo"))
+		o->sched = SCHED_FIFO;
+	else {
+		fprintf(stderr, "nsbench-bench: --sched must be inherit, "
+			"batch or fifo, not '%s'\n", arg);
 		return -2;
 	}
-	o->batch = !strcmp(arg, "batch");
 	return 0;
 }
 
-static int apply_sched(bool batch)
+static int apply_sched(int policy)
 {
-	struct sched_param p = { 0 };
+	struct sched_param p = { .sched_priority = policy == SCHED_FIFO };
 
-	if (!batch || !sched_setscheduler(0, SCHED_BATCH, &p))
+	if (policy < 0 || !sched_setscheduler(0, policy, &p))
 		return 0;
-	fprintf(stderr, "nsbench-bench: --sched=batch: %s\n", strerror(errno));
+	fprintf(stderr, "nsbench-bench: --sched=%s: %s\n",
+		policy == SCHED_FIFO ? "fifo" : "batch", strerror(errno));
 	return -1;
+}
+
+static const char *sched_name(void)
+{
+	switch (sched_getscheduler(0)) {
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_FIFO:
+		return "fifo";
+	default:
+		return "normal";
+	}
 }
 
 /*
@@ -254,13 +284,19 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			   "counters nsb_on, nsb_off1, nsb_off2 (userns-checks-toggles\n"
 			   "kernel; elsewhere the same chunks run unswitched, for\n"
 			   "the stock side)"),
-		OPT_CALLBACK("sched", o, "inherit|batch",
-			     "batch: run SCHED_BATCH, workers too (default\n"
-			     "inherit: as started); the context nsbench_sched says",
+		OPT_CALLBACK("sched", o, "inherit|batch|fifo",
+			     "batch: run SCHED_BATCH, fifo: SCHED_FIFO 1, workers\n"
+			     "too (default inherit: as started); the context\n"
+			     "nsbench_sched says",
 			     set_sched),
 		OPT_ULONG("interleave-block", &o->interleave_block, "N",
 			  "with --interleave: chunks in a row in one state\n"
 			  "(default 1; 1-64)"),
+		OPT_ULONG("interleave-settle", &o->interleave_settle, "US",
+			  "with --interleave: sleep US microseconds before each\n"
+			  "chunk, untimed, so the kernel's deferred work (RCU\n"
+			  "callbacks, kworkers) of the last chunk is done before\n"
+			  "the next (default 0; 0-100000)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -302,6 +338,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_block < 1 || o->interleave_block > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave-block must be "
 			"1 to 64\n");
+		return -1;
+	}
+	if (o->interleave_settle > 100000) {
+		fprintf(stderr, "nsbench-bench: --interleave-settle must be "
+			"0 to 100000\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -608,13 +649,14 @@ static int check_selection(const struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .results_dir = "results", .interleave_block = 1 };
+	struct options o = { .results_dir = "results", .interleave_block = 1,
+			     .sched = -1 };
 	const struct nsb_bench *b;
 	char *label = NULL, *out = NULL;
 	char **gargv = NULL, *command = command_line(argc, argv);
 	int gargc, ran, ret = 2, i;
 
-	if (parse_options(&argc, argv, &o) || apply_sched(o.batch))
+	if (parse_options(&argc, argv, &o) || apply_sched(o.sched))
 		goto out;
 	/* the guest version (bench/build.mk): what its results carry */
 	if (o.version) {
@@ -684,9 +726,8 @@ int main(int argc, char **argv)
 
 	nsb_context_collect(&o.info, gb_add_context);
 	gb_add_context("nsbench_command", command ? command : "");
-	/* SCHED_BATCH: --sched=batch, or /init's (nsb.sched=batch: init.sh) */
-	gb_add_context("nsbench_sched", sched_getscheduler(0) == SCHED_BATCH ?
-		       "batch" : "normal");
+	/* --sched, or /init's (nsb.sched=batch: init.sh) */
+	gb_add_context("nsbench_sched", sched_name());
 	for (i = 0; i < o.ncontext; i++) {
 		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
 
@@ -700,7 +741,8 @@ int main(int argc, char **argv)
 
 		if (nsb_interleave_init(o.interleave, o.info.seed ?
 					strtoull(o.info.seed, NULL, 10) : 1,
-					o.interleave_block, &applied))
+					o.interleave_block, o.interleave_settle,
+					&applied))
 			goto out;
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");

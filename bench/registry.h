@@ -21,10 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/lib/base/base.h"
+
 /* quick: what `make bench` and `make run` use; full: the whole sweep. */
 enum nsb_tier { NSB_TIER_QUICK, NSB_TIER_FULL };
-
-#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * The user-namespace depths the scenarios name (0, 1, 8, 32 quick; every

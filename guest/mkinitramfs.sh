@@ -50,7 +50,7 @@ done
 	die "--plan FILE is required and readable"
 # Its cost and check steps name rows of kernel-patches/checks.def (the
 # guest would only report an unknown switch "unavailable").
-plan_checks "$top" "$plan" >/dev/null || exit 1
+plan_checks "$top" "$plan" >/dev/null || exit 2
 [ -n "$out" ] || die "--out FILE is required"
 [ -z "$bench" ] || { [ -f "$bench" ] && [ -x "$bench" ]; } ||
 	die "--bench '$bench' is not executable"

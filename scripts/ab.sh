@@ -15,56 +15,8 @@
 #         [--kernel DIR] [--base-kernel DIR]
 #         [--timeout S] [--seed N] [--perf] [--lsm] [--context KEY=VALUE]...
 #         [--cachesim PLUGIN.so]
+#   ab.sh --one-kernel ... | --shard K/N ...   boots only, no comparison
 #   ab.sh --merge OUT SHARD-DIR...      merge shards, then compare
-#
-#   --checks    one kernel, the toggles series (--series): every boot
-#               measures each check on and off in the same boot (plan
-#               guest/plans/checks.plan, `cost` steps)
-#   --one-kernel  --checks --shard 1/1 by its name: side B alone, its
-#               results and manifest, no comparison and no report
-#   --report-command CMD  with --checks: the command report.txt names
-#               as the one that reproduces the run (make run's)
-#   --stock     with --checks: also boot the unpatched kernel with the same plan and
-#               seeds (the toggles' own cost, one line of the report)
-#   --lsm-boots "LSM..."  with --checks: every round also boots the
-#               kernel with each LSM active (selinux, smack: lsm=LSM on
-#               the command line, side B+LSM), the same image and seed
-#   --base      side A series of a two-kernel A/B (default none = stock)
-#   --series    side B series (default userns-checks-toggles)
-#   --aa        side B is a second, separate build of side A (A/A)
-#   --mode      auto (KVM if a probe boot works, else icount) | icount |
-#               tcg | kvm (default auto)
-#   --rounds    rounds; each boots every side once, the side order
-#               alternating from round to round except under icount,
-#               where a boot's results do not depend on when it runs
-#               (default 6: the fewest with a 95 % sign-test interval)
-#   --jobs      boots at once (default: the CPUs; icount results do not
-#               depend on the host's load, see README)
-#   --shard K/N run only boots K, K+N, K+2N, ... (1 <= K <= N); merge
-#               the shards' directories with --merge
-#   --no-cache  boot everything, use no cached boot result
-#   --plan      guest plan (default guest/plans/ab.plan; with
-#               --checks checks.plan)
-#   --workloads "W..." makes the plan: a W with a '/' is an nsbench-bench
-#               filter (one run each), else a plan of guest/plans/
-#   --boot-file a kernel-patches .boot file: extra command line, both sides
-#   --kernel, --base-kernel DIR   a kernel already built (a directory
-#               with bzImage and meta.json, as scripts/kernel/build.sh
-#               leaves them) for side B / side A instead of building one
-#   --seed      base of the per-round seeds (default 1)
-#   --perf      put perf into the guest image
-#   --lsm       the LSM scenarios: their files in the guest image, SELinux
-#               and Smack in the kernel (configs/lsm.config, unless
-#               --config is given); implied by a boot with an LSM
-#               (--lsm-boots, lsm= in --append or the boot file) and by
-#               a plan step naming a check of an LSM (`cost selinux`,
-#               `check smack 0`: kernel-patches/checks.def's LSM column)
-#   --cachesim  icount boots load the cache-model plugin (make builds
-#               build/guest/plugin/nsb-cachesim.so): every interleaved
-#               entry also gets its loads, stores and simulated misses
-#               per state (nsb_STATE_cs_*), the report a cache table
-#   --context   KEY=VALUE into every results file's context (KEY: a-z,
-#               0-9, _), e.g. the commits a CI job compares
 #
 # Results: OUT (default results/ab-<UTC>)/{A,B}/rNN-<label>.json, boots/
 # (console logs), manifest.json, and compare.txt or, with --checks,
@@ -76,6 +28,11 @@
 # mode, side); every run that takes a boot from the cache boots one of
 # them again and requires byte-identical results, else drops the cache
 # and boots everything.
+#
+# The options: the table ab_options below, which the parser reads and
+# --help prints.  The modes: the functions mode_checks, mode_ab,
+# mode_shard and mode_merge at the end, each a list of the stages above
+# them.
 
 set -eu
 set -o pipefail
@@ -92,9 +49,121 @@ build=$(build_dir "$top")
 nsb=
 [ -x "$build/nsbench" ] && nsb=$build/nsbench
 
+# --- options -----------------------------------------------------------------
+
+# One row per option, NAME|SETS|ARG|HELP:
+#   SETS  a variable: the option takes a value (shown as ARG) and sets
+#         it; VAR+: the option and its value are appended to the array
+#         VAR (the option may repeat); VAR=VALUE[,VAR=VALUE]: a flag,
+#         setting each; such a flag with an ARG takes the rest of the
+#         command line as its operands (merge_args).
+#   HELP  what --help prints; "(deprecated: --NAME)" marks an old
+#         spelling, which says so on stderr when used.
+ab_options=(
+"--checks|checks=1||one kernel, the toggles series (--series): every boot measures each check on and off in the same boot (plan guest/plans/checks.plan, \`cost\` steps)"
+"--one-kernel|checks=1,shard=1/1||--checks --shard 1/1 by its name: side B alone, its results and manifest, no comparison and no report"
+"--report-command|report_cmd|CMD|with --checks: the command report.txt names as the one that reproduces the run (make run's)"
+"--stock|stock=1||with --checks: also boot the unpatched kernel with the same plan and seeds (the toggles' own cost, one line of the report)"
+"--lsm-boots|lsm_boots|\"LSM...\"|with --checks: every round also boots the kernel with each LSM active (selinux, smack: lsm=LSM on the command line, side B+LSM), the same image and seed"
+"--base|base|SERIES|side A series of a two-kernel A/B (default none = stock)"
+"--series|series|SERIES|side B series (default userns-checks-toggles)"
+"--aa|aa=1||side B is a second, separate build of side A (A/A)"
+"--mode|mode|MODE|auto (KVM if a probe boot works, else icount) | icount | tcg | kvm (default auto)"
+"--rounds|rounds|N|rounds; each boots every side once, the side order alternating from round to round except under icount, where a boot's results do not depend on when it runs (default 6: the fewest with a 95 % sign-test interval)"
+"--boots|rounds|N|(deprecated: --rounds) the old name of --rounds"
+"--jobs|jobs|N|boots at once (default: the CPUs; icount results do not depend on the host's load, see README)"
+"--shard|shard|K/N|run only boots K, K+N, K+2N, ... (1 <= K <= N), no comparison; merge the shards' directories with --merge"
+"--no-cache|cache=0||boot everything, use no cached boot result"
+"--plan|plan|FILE|guest plan (default guest/plans/ab.plan; with --checks checks.plan)"
+"--workloads|workloads|\"W...\"|makes the plan: a W with a '/' is an nsbench-bench filter (one run each), else a plan of guest/plans/"
+"--ksrc|ksrc|DIR|a kernel git tree to build (at --base-ref and --ref, default HEAD) instead of Debian's linux-source tarball"
+"--base-ref|base_ref|REF|with --ksrc: side A's commit"
+"--ref|ref|REF|with --ksrc: side B's commit"
+"--config|frags+|FRAG|a kernel config fragment, both sides, instead of the version's base.config and those ab.sh picks (lsm.config, profile.config); repeatable"
+"--boot-file|bootfile|FILE|a kernel-patches .boot file: extra command line, both sides"
+"--append|append|ARGS|extra kernel command line, both sides"
+"--bench|bench|BIN|the nsbench-bench to put into the image (default the build's)"
+"--out|out|DIR|the results directory (default results/ab-<UTC>)"
+"--kernel|kdirB|DIR|a kernel already built (a directory with bzImage and meta.json, as scripts/kernel/build.sh leaves them) for side B instead of building one"
+"--base-kernel|kdirA|DIR|the same for side A"
+"--timeout|timeout|S|a boot's limit: QEMU CPU seconds under tcg and icount, wall seconds under kvm (run-qemu.sh; default 900)"
+"--seed|seed0|N|base of the per-round seeds (default 1)"
+"--perf|perf=--perf||put perf into the guest image"
+"--lsm|lsm=--lsm||the LSM scenarios: their files in the guest image, SELinux and Smack in the kernel (configs/lsm.config, unless --config is given); implied by a boot with an LSM (--lsm-boots, lsm= in --append or the boot file) and by a plan step naming a check of an LSM (\`cost selinux\`, \`check smack 0\`: kernel-patches/checks.def's LSM column)"
+"--context|ctx+|KEY=VALUE|into every results file's context (KEY: a-z, 0-9, _), e.g. the commits a CI job compares (repeatable)"
+"--cachesim|cachesim|PLUGIN.so|icount boots load the cache-model plugin (make builds build/guest/plugin/nsb-cachesim.so): every interleaved entry also gets its loads, stores and simulated misses per state (nsb_STATE_cs_*), the report a cache table"
+"--merge|merge=1|OUT SHARD-DIR...|merge the shards' directories into OUT, then compare (the rest of the command line)"
+"--help|want_help=1||this help (also -h)"
+)
+
+# The defaults, before the options.
+checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
+rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
+base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
+timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
+lsm_boots='' frag_names=() apic='' report_cmd='' cachesim='' want_help=0
+merge_args=()
+
+# usage: the header's synopsis and results, then the options from the
+# table, on stderr; exit 2.
 usage() {
-	sed -n '4,/^$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
+	local row name sets arg what
+	{
+		sed -n '4,${/^# The options/q;p}' "$0" | sed 's/^# \{0,1\}//'
+		echo "Options:"
+		for row in "${ab_options[@]}"; do
+			IFS='|' read -r name sets arg what <<<"$row"
+			printf '%s\n' "$what" | fold -s -w 50 | sed 's/ *$//' |
+				awk -v n="$name${arg:+ $arg}" '
+				NR == 1 && length(n) > 21 { printf "  %s\n", n; n = "" }
+				NR == 1 { printf "  %-22s%s\n", n, $0; next }
+				{ printf "%24s%s\n", "", $0 }'
+		done
+	} >&2
 	exit 2
+}
+
+# append_to ARRAY WORD...: the words appended to the array named ARRAY.
+append_to() {
+	local -n _a=$1
+	shift
+	_a+=("$@")
+}
+
+# parse_options ARG...: each option by its row of ab_options.
+parse_options() {
+	local row name sets arg what a found
+	while [ $# -gt 0 ]; do
+		[ "$1" != -h ] || usage
+		found=''
+		for row in "${ab_options[@]}"; do
+			IFS='|' read -r name sets arg what <<<"$row"
+			[ "$1" != "$name" ] || { found=1; break; }
+		done
+		[ -n "$found" ] || die "unknown option '$1' (see --help)"
+		case "$what" in "(deprecated: "*)
+			a=${what#(deprecated: }
+			echo "ab.sh: $1 is deprecated; use ${a%%)*}" >&2 ;;
+		esac
+		case "$sets" in
+		*+)	need_value "$1" $#
+			append_to "${sets%+}" "$1" "$2"
+			shift ;;
+		*=*)	for a in ${sets//,/ }; do
+				printf -v "${a%%=*}" '%s' "${a#*=}"
+			done
+			[ "$want_help" = 0 ] || usage
+			if [ -n "$arg" ]; then
+				shift
+				merge_args=("$@")
+				return 0
+			fi ;;
+		*)	need_value "$1" $#
+			printf -v "$sets" '%s' "$2"
+			shift ;;
+		esac
+		shift
+	done
 }
 
 # sh_quote WORD...: one line that a POSIX shell reads back as the same
@@ -110,14 +179,6 @@ sh_quote() {
 	done
 	printf '%s\n' "$line"
 }
-# What reproduces this run (the report prints it).
-host_cmd=$(sh_quote "$0" "$@")
-
-checks=0 stock=0 base=none series=userns-checks-toggles aa=0 mode=auto
-rounds=6 jobs=$(nproc) shard='' cache=1 plan='' workloads='' ksrc=''
-base_ref='' ref='' frags=() bootfile='' append='' bench='' out=''
-timeout=900 seed0=1 perf='' lsm='' merge=0 kdirA='' kdirB='' ctx=()
-lsm_boots='' frag_names=() apic='' report_cmd='' cachesim=''
 
 # src_tree_of KERNEL-DIR: the pristine source tree (under $NSB_CACHE/src)
 # the kernel was built from, by its meta.json; the default tarball's
@@ -147,49 +208,10 @@ src_version() {
 	source_version "$t"
 }
 
-while [ $# -gt 0 ]; do
-	case "$1" in
-	--checks) checks=1 ;;
-	--one-kernel) checks=1; shard=1/1 ;;
-	--stock) stock=1 ;;
-	--report-command) need_value "$1" $#; report_cmd=$2; shift ;;
-	--lsm-boots) need_value "$1" $#; lsm_boots=$2; shift ;;
-	--base) need_value "$1" $#; base=$2; shift ;;
-	--series) need_value "$1" $#; series=$2; shift ;;
-	--aa) aa=1 ;;
-	--mode) need_value "$1" $#; mode=$2; shift ;;
-	--rounds|--boots) need_value "$1" $#; rounds=$2; shift ;;
-	--jobs) need_value "$1" $#; jobs=$2; shift ;;
-	--shard) need_value "$1" $#; shard=$2; shift ;;
-	--no-cache) cache=0 ;;
-	--plan) need_value "$1" $#; plan=$2; shift ;;
-	--workloads) need_value "$1" $#; workloads=$2; shift ;;
-	--ksrc) need_value "$1" $#; ksrc=$2; shift ;;
-	--base-ref) need_value "$1" $#; base_ref=$2; shift ;;
-	--ref) need_value "$1" $#; ref=$2; shift ;;
-	--config) need_value "$1" $#; frags+=(--config "$2"); shift ;;
-	--boot-file) need_value "$1" $#; bootfile=$2; shift ;;
-	--append) need_value "$1" $#; append=$2; shift ;;
-	--bench) need_value "$1" $#; bench=$2; shift ;;
-	--out) need_value "$1" $#; out=$2; shift ;;
-	--kernel) need_value "$1" $#; kdirB=$2; shift ;;
-	--base-kernel) need_value "$1" $#; kdirA=$2; shift ;;
-	--timeout) need_value "$1" $#; timeout=$2; shift ;;
-	--seed) need_value "$1" $#; seed0=$2; shift ;;
-	--perf) perf=--perf ;;
-	--lsm) lsm=--lsm ;;
-	--context) need_value "$1" $#; ctx+=(--context "$2"); shift ;;
-	--cachesim) need_value "$1" $#; cachesim=$2; shift ;;
-	--merge) merge=1; shift; break ;;
-	-h|--help) usage ;;
-	*) die "unknown option '$1' (see --help)" ;;
-	esac
-	shift
-done
-
 # --- validate everything before any long step ----------------------------
 
-if [ "$merge" = 0 ]; then
+validate() {
+	local l k i
 	case "$mode" in auto|icount|tcg|kvm) ;;
 	*) die "--mode must be auto, icount, tcg or kvm, not '$mode'" ;; esac
 	# lib.sh's need_uint; then read once, as decimal ("09" is nine,
@@ -222,8 +244,8 @@ if [ "$merge" = 0 ]; then
 	vA='' vB=''
 	[ -n "$kdirA" ] || vA=$(src_version "$base_ref")
 	[ -n "$kdirB" ] || vB=$(src_version "$ref")
-	[ -z "$vA" ] || series_dir "$top" "$base" "$vA" >/dev/null || exit 1
-	[ -z "$vB" ] || series_dir "$top" "$series" "$vB" >/dev/null || exit 1
+	[ -z "$vA" ] || series_dir "$top" "$base" "$vA" >/dev/null || exit
+	[ -z "$vB" ] || series_dir "$top" "$series" "$vB" >/dev/null || exit
 	[ -z "$bootfile" ] || [ -r "$bootfile" ] || die "--boot-file '$bootfile' not found"
 	for ((i = 1; i < ${#frags[@]}; i += 2)); do
 		[ -r "${frags[$i]}" ] || die "--config '${frags[$i]}' not found"
@@ -234,8 +256,8 @@ if [ "$merge" = 0 ]; then
 		[ -z "$k" ] || { [ -f "$k/bzImage" ] && [ -f "$k/meta.json" ]; } ||
 			die "--kernel '$k': no bzImage and meta.json there"
 	done
-	for t in "${QEMU:-qemu-system-x86_64}" busybox cpio; do
-		command -v "$t" >/dev/null || die "$t not found (make deps)"
+	for k in "${QEMU:-qemu-system-x86_64}" busybox cpio; do
+		command -v "$k" >/dev/null || die "$k not found (make deps)"
 	done
 	command -v jq >/dev/null || die "jq not found (make deps)"
 	for ((i = 1; i < ${#ctx[@]}; i += 2)); do
@@ -243,20 +265,24 @@ if [ "$merge" = 0 ]; then
 			die "--context: KEY=VALUE, KEY of a-z, 0-9, _: not '${ctx[$i]}'" ;;
 		esac
 	done
-fi
+}
 
-[ -n "$nsb" ] || die "$build/nsbench not found (make)"
-
-NSB_T0=$(date +%s)
-stamp=$(date -u -d "@$NSB_T0" +%Y%m%dT%H%M%SZ)
-# The run's date in every results file, a boot served from the cache
-# too (run-qemu.sh --date): the guests' clock is fixed.
-run_date=$(date -u -d "@$NSB_T0" +%Y-%m-%dT%H:%M:%SZ)
-export NSB_T0 NSB_LABEL=ab
+# start_clock: the run's time; every progress line counts from it.
+start_clock() {
+	NSB_T0=$(date +%s)
+	stamp=$(date -u -d "@$NSB_T0" +%Y%m%dT%H%M%SZ)
+	# The run's date in every results file, a boot served from the
+	# cache too (run-qemu.sh --date): the guests' clock is fixed.
+	run_date=$(date -u -d "@$NSB_T0" +%Y-%m-%dT%H:%M:%SZ)
+	export NSB_T0 NSB_LABEL=ab
+}
 
 # --- merge: shards into one directory ------------------------------------
 
-if [ "$merge" = 1 ]; then
+# merge_shards OUT SHARD-DIR...: the shards' results, boots and
+# manifests in OUT; checks from the manifest.
+merge_shards() {
+	local d s
 	[ $# -ge 2 ] || die "--merge OUT SHARD-DIR..."
 	out=$1
 	shift
@@ -276,49 +302,53 @@ if [ "$merge" = 1 ]; then
 		die "--merge: cannot merge the shards' manifests"
 	progress "merge" "$# shard(s) -> $out ($(jq '.boots | length' "$out/manifest.json") boots)"
 	checks=$(jq -r 'if .checks then 1 else 0 end' "$out/manifest.json")
-fi
+}
 
 # --- plan ------------------------------------------------------------------
 
-if [ "$merge" = 0 ] && [ -n "$workloads" ]; then
-	genplan=$(mktemp)
-	trap 'rm -f "$genplan"' EXIT
-	{
-		echo "# generated by ab.sh --workloads"
-		for w in $workloads; do
-			case "$w" in
-			*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) '$(echo "$w" | tr -d "'")'" ;;
-			*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
-				die "--workloads: no plan guest/plans/${w%.plan}.plan"
-			   echo "include ${w%.plan}" ;;
-			esac
-		done
-	} >"$genplan"
-	plan=$genplan
-fi
-plan=${plan:-$top/guest/plans/ab.plan}
-# Every check a `cost` or `check` step names (includes followed) is a row
-# of kernel-patches/checks.def; a check of an LSM needs that LSM's files
-# in the image (below).
-plan_lsms=''
-if [ "$merge" = 0 ]; then
+# make_plan: the plan the guests run (--workloads makes one), and the
+# LSMs its checks need.
+make_plan() {
+	local w
+	if [ -n "$workloads" ]; then
+		genplan=$(mktemp)
+		trap 'rm -f "$genplan"' EXIT
+		{
+			echo "# generated by ab.sh --workloads"
+			for w in $workloads; do
+				case "$w" in
+				*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) '$(echo "$w" | tr -d "'")'" ;;
+				*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
+					die "--workloads: no plan guest/plans/${w%.plan}.plan"
+				   echo "include ${w%.plan}" ;;
+				esac
+			done
+		} >"$genplan"
+		plan=$genplan
+	fi
+	plan=${plan:-$top/guest/plans/ab.plan}
+	# Every check a `cost` or `check` step names (includes followed) is
+	# a row of kernel-patches/checks.def; a check of an LSM needs that
+	# LSM's files in the image (choose_configs).
 	plan_lsms=$(plan_checks "$top" "$plan" | awk '$2 != "none" { print $2 }' |
-		sort -u | tr '\n' ' ') || exit 1
-fi
+		sort -u | tr '\n' ' ') || exit
+}
 
-# Everything after this point takes time: the output directory.
-out=${out:-$top/results/ab-$stamp}
-mkdir -p "$out/A" "$out/B" "$out/boots"
-# Generated results are not tracked.
-echo '*' >"$out/.gitignore"
+# make_out: the output directory; everything after it takes time.
+make_out() {
+	out=${out:-$top/results/ab-$stamp}
+	mkdir -p "$out/A" "$out/B" "$out/boots"
+	# Generated results are not tracked.
+	echo '*' >"$out/.gitignore"
+}
 
 # --- kernels ---------------------------------------------------------------
 
-# The LSM scenarios (guest/lsm/README.md) when a boot has an LSM active
-# or a plan step names a check of an LSM (the registry's LSM column):
-# their files in the image (/lsm) and, unless the caller names the
-# config, SELinux and Smack in the kernel.
-if [ "$merge" = 0 ]; then
+# choose_configs: the LSM scenarios (guest/lsm/README.md) when a boot has
+# an LSM active or a plan step names a check of an LSM (the registry's
+# LSM column): their files in the image (/lsm) and, unless the caller
+# names the config, SELinux and Smack in the kernel.
+choose_configs() {
 	if [ -n "$lsm_boots" ] || [ -n "$plan_lsms" ] ||
 	   echo "$append" | grep -q 'lsm=' ||
 	   { [ -n "$bootfile" ] && grep -v '^#' "$bootfile" | grep -q 'lsm='; }; then
@@ -339,7 +369,8 @@ if [ "$merge" = 0 ]; then
 		[ -n "$lsm" ] && frag_names+=(lsm.config)
 		[ "$profiled" = 1 ] && frag_names+=(profile.config)
 	fi
-fi
+	return 0
+}
 
 # build SIDE SERIES REF SALT VERSION: prints the kernel's cache directory.
 build() {
@@ -354,7 +385,10 @@ build() {
 	NSB_T0='' NSB_LABEL='' "$here/kernel/build.sh" "${args[@]}"
 }
 
-if [ "$merge" = 0 ]; then
+# build_kernels: the sides (A B; --checks: B, A too with --stock, each
+# again per --lsm-boots LSM) and their kernels, built or given.
+build_kernels() {
+	local l k
 	sides="A B"
 	if [ "$checks" = 1 ]; then
 		base=none
@@ -369,11 +403,13 @@ if [ "$merge" = 0 ]; then
 	case " $sides " in *" A "*) [ -n "$kA" ] || kA=$(build A "$base" "$base_ref" "" "$vA") ;; esac
 	[ -n "$kB" ] || kB=$(build B "$series" "$ref" "$([ "$aa" = 1 ] && echo aa || true)" "$vB")
 	[ "$kA" != "$kB" ] || die "both sides are the same kernel build ($kA)"
-fi
+}
 
 # --- guest image -------------------------------------------------------------
 
-if [ "$merge" = 0 ]; then
+# make_image: the guests' initramfs, their command line, the QEMU mode
+# and the cache-model plugin.
+make_image() {
 	if [ -z "$bench" ] && [ -x "$build/bench/nsbench-bench" ]; then
 		bench=$build/bench/nsbench-bench
 	fi
@@ -407,7 +443,10 @@ if [ "$merge" = 0 ]; then
 		cachesim_sha=$(sha256sum <"$cachesim" | cut -d' ' -f1)
 		progress "cache" "model plugin $(basename "$cachesim") ${cachesim_sha:0:16}"
 	fi
-fi
+	# The files of a cache entry, and their digest beside them (sorted).
+	entry_files="console.log inputs results.raw"
+	[ -z "$cachesim" ] || entry_files="cachesim.tsv $entry_files"
+}
 
 # --- boots ---------------------------------------------------------------------
 
@@ -471,10 +510,6 @@ cache_inputs() {
 	# a boot with the cache model is another entry (its records)
 	[ -z "$cachesim" ] || echo "cachesim $cachesim_sha ${NSB_CACHESIM_ARGS:-}"
 }
-
-# The files of a cache entry, and their digest beside them (sorted).
-entry_files="console.log inputs results.raw"
-[ -z "$cachesim" ] || entry_files="cachesim.tsv $entry_files"
 
 # entry_ok KEY: the cached entry holds the files it was stored with (the
 # sha256 of each, in its digest) and was stored under this key (its
@@ -708,7 +743,10 @@ collect() {
 	done
 }
 
-if [ "$merge" = 0 ]; then
+# boot_all: every boot of this run (or shard), the cache audited, the
+# results collected by side, the manifest written.
+boot_all() {
+	local status ndrop flags=()
 	qemu_version=$("${QEMU:-qemu-system-x86_64}" --version | sed -n 1p)
 	initrd_sha=$(sha256sum <"$initrd" | cut -d' ' -f1)
 	list=$out/boots/list
@@ -731,7 +769,6 @@ if [ "$merge" = 0 ]; then
 	collect
 
 	# --- manifest (nsbench manifest: every value is data) -----------------
-	flags=()
 	[ "$aa" = 1 ] && flags+=(--aa)
 	[ "$checks" = 1 ] && flags+=(--checks)
 	"$nsb" manifest --out="$out/manifest.json" --boots="$list" \
@@ -744,14 +781,23 @@ if [ "$merge" = 0 ]; then
 		die "cannot write $out/manifest.json"
 	[ "$status" = ok ] || die "a boot failed; partial results in $out"
 	progress "results" "$out"
-	# A shard's part is compared after --merge.
-	[ -z "$shard" ] || exit 0
-fi
+}
+
+# measure: every stage up to the results: plan, kernels, image, boots.
+measure() {
+	make_plan
+	make_out
+	choose_configs
+	build_kernels
+	make_image
+	boot_all
+}
 
 # --- hand over to the comparison --------------------------------------------
 
-if [ "$checks" = 1 ]; then
-	sdirs=()
+# report_checks: the check costs of the boots (nsbench costs).
+report_checks() {
+	local d sdirs=()
 	for d in "$out"/[AB] "$out"/[AB]+*; do
 		ls "$d"/*.json >/dev/null 2>&1 && sdirs+=("$d")
 	done
@@ -762,7 +808,13 @@ if [ "$checks" = 1 ]; then
 		${report_cmd:+--command="$report_cmd"} "${sdirs[@]}" ||
 		die "nsbench costs failed"
 	progress "report" "$out/report.txt"
-elif ls "$out"/A/*.json >/dev/null 2>&1; then
+}
+
+# report_ab: side A against side B (nsbench compare; with profiles, the
+# report with where the instructions go, and the per-symbol table).
+report_ab() {
+	local rc
+	ls "$out"/A/*.json >/dev/null 2>&1 || return 0
 	progress "compare" "$nsb compare A -- B"
 	rc=0
 	"$nsb" compare "$out"/A/*.json -- "$out"/B/*.json >"$out/compare.txt" || rc=$?
@@ -778,13 +830,71 @@ elif ls "$out"/A/*.json >/dev/null 2>&1; then
 		rc=0
 		"$nsb" profile --json="$out/profile.json" "$out/A/profile" -- \
 			"$out/B/profile" >"$out/profile.txt" 2>"$out/profile.err" || rc=$?
-		[ "$rc" != 0 ] || "$nsb" plot --profile="$out/profile.json" \
+		[ "$rc" != 0 ] || "$nsb" plot profile "$out/profile.json" \
 			--out-dir="$out" --stem=where >/dev/null ||
-			progress "warn" "no per-symbol plot (nsbench plot --profile failed)"
+			progress "warn" "no per-symbol plot (nsbench plot profile failed)"
 		[ "$rc" = 0 ] || [ "$rounds" -lt 2 ] ||
 			die "nsbench profile failed: $(cat "$out/profile.err")"
 		progress "report" "$out/report.txt, per symbol: $out/profile.txt"
 	fi
-fi
+	return 0
+}
+
+# --- the modes ----------------------------------------------------------------
+
+# --checks: one kernel (the toggles series), each check on and off in
+# the same boot; --stock and --lsm-boots add sides.  Then the report.
+mode_checks() {
+	measure
+	report_checks
+}
+
+# Two kernels, side A (--base) against side B (--series); --aa: side B
+# a second, separate build of side A.  Then the comparison.
+mode_ab() {
+	measure
+	report_ab
+}
+
+# --shard K/N (--one-kernel: --checks --shard 1/1): this shard's boots,
+# their results and manifest; compared after --merge.
+mode_shard() {
+	measure
+}
+
+# --merge OUT SHARD-DIR...: the shards in OUT, then what their mode
+# compares (the manifest says whether they measured the checks).
+mode_merge() {
+	merge_shards "$@"
+	make_out
+	if [ "$checks" = 1 ]; then
+		report_checks
+	else
+		report_ab
+	fi
+}
+
+main() {
+	# What reproduces this run (the report prints it).
+	host_cmd=$(sh_quote "$0" "$@")
+	parse_options "$@"
+	# (not in a condition: set -e holds inside)
+	if [ "$merge" = 0 ]; then
+		validate
+	fi
+	[ -n "$nsb" ] || die "$build/nsbench not found (make)"
+	start_clock
+	if [ "$merge" = 1 ]; then
+		mode_merge "${merge_args[@]}"
+	elif [ -n "$shard" ]; then
+		mode_shard
+	elif [ "$checks" = 1 ]; then
+		mode_checks
+	else
+		mode_ab
+	fi
+}
+
+main "$@"
 exit
 }

@@ -46,12 +46,8 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/kernel/lib.sh
 . "$here/kernel/lib.sh"
 
-# Bad input exits 2, as the header says: lib.sh's die exits 1, which is
-# bisect's "nothing to bisect", and a typo must not read as an answer.
-die() {
-	echo "${0##*/}: error: $*" >&2
-	exit 2
-}
+# Bad input exits 2, as the header says (lib.sh's die): 1 is bisect's
+# "nothing to bisect", and a typo must not read as an answer.
 
 # --help: the header above, on stdout (help2man makes the man page of it)
 usage() {

@@ -25,7 +25,7 @@ set -eu
 
 # The kernel source to install: KERNEL=6.12 (NSB_KERNEL) or the default.
 patches=$(dirname "$0")/../kernel-patches
-kernel=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$patches/default-version")}
+kernel=${NSB_KERNEL:-$(sh "$(dirname "$0")/kernel/default-version.sh" "$(dirname "$0")/..")}
 if [ ! -d "$patches/$kernel" ]; then
 	echo "nsbench: KERNEL=$kernel: kernel-patches/ has no series for Linux $kernel, only:" \
 		$(cd "$patches" && ls -d [0-9]*.[0-9]*) >&2

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/perf-profile.sh — sample a workload with `perf record -g` and
@@ -45,6 +45,11 @@ for arg; do
 	shift
 done
 
+top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/kernel/lib.sh
+. "$top/scripts/kernel/lib.sh"
+
+# (its own message form, the exit code lib.sh's)
 die() {
 	echo "perf-profile.sh: $*" >&2
 	exit 2
@@ -102,14 +107,16 @@ name=${name:-$(date -u +%Y%m%dT%H%M%SZ)}
 out=$results/perf/$name
 mkdir -p "$out"
 
-# The check functions of the seed series (and their callers on the hot
-# paths, and test_keyed_super: the compare sget_fc makes per superblock);
-# inlined ones (check_mnt, bprm_fill_uid) show up in their callers.
-CHECKS='in_userns|current_in_userns|mnt_may_suid|may_open_dev|sget_fc|sget|
-test_keyed_super|cap_bprm_creds_from_file|get_vfs_caps_from_disk|cap_inode_setxattr|
-cap_convert_nscap|security_[a-z_]*|selinux_[a-z_]*|smack_[a-z_]*|
-apparmor_[a-z_]*|bprm_execve|do_open_execat|path_openat|do_dentry_open'
-CHECKS=$(echo "$CHECKS" | tr -d '\n')
+# The check functions: kernel-patches/checks.def's FUNCS, the list the
+# report's perf diff counts too; inlined ones (check_mnt, bprm_fill_uid)
+# show up in their callers.  Around them, named here as context only:
+# what the checks call (test_keyed_super, the compare sget_fc makes per
+# superblock; the capability helpers), every LSM hook, and the hot
+# paths' callers.
+funcs=$(checks_funcs "$top" | paste -sd '|') || exit
+CHECKS="$funcs|test_keyed_super|get_vfs_caps_from_disk|cap_inode_setxattr|\
+cap_convert_nscap|security_[a-z_]*|selinux_[a-z_]*|smack_[a-z_]*|\
+apparmor_[a-z_]*|bprm_execve|do_open_execat|path_openat|do_dentry_open"
 
 summarize() {
 	data=$1

@@ -186,7 +186,7 @@ boot_times() {
 
 # The kernel version (make run KERNEL=6.12): its toggles series must
 # exist before the first stage.
-kernel=${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' kernel-patches/default-version)}
+kernel=${NSB_KERNEL:-$(scripts/kernel/default-version.sh .)}
 if [ ! -f "kernel-patches/$kernel/userns-checks-toggles/series" ]; then
 	echo "nsbench: KERNEL=$kernel: no userns-checks-toggles series for Linux $kernel; kernel-patches/ has:" \
 		$(cd kernel-patches && ls -d [0-9]*.[0-9]*) >&2

@@ -98,8 +98,7 @@ run() {
 # kernel_version: the version the guest tests build (NSB_KERNEL, else
 # kernel-patches/default-version).
 kernel_version() {
-	echo "${NSB_KERNEL:-$(sed -n 's/^\([0-9][0-9.]*\)$/\1/p' \
-		"$top/kernel-patches/default-version")}"
+	echo "${NSB_KERNEL:-$(sh "$top/scripts/kernel/default-version.sh" "$top")}"
 }
 
 # What every guest test needs: a kernel source to build and QEMU, busybox
@@ -148,11 +147,13 @@ need_kernel_tree() {
 # Debian's tarball, $tarball (only tools/testing/kunit is extracted);
 # the caller checks for "$kunit/kunit_parser.py".
 find_kunit() {
-	kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
-	tarball=/usr/src/linux-source-6.1.tar.xz
+	local src=linux-source-$(kernel_version)
+
+	kunit=${NSB_CACHE:-/var/cache/nsbench}/src/$src/tools/testing/kunit
+	tarball=/usr/src/$src.tar.xz
 	if [ ! -f "$kunit/kunit_parser.py" ] && [ -f "$tarball" ]; then
-		tar -xJf "$tarball" -C "$tmp" linux-source-6.1/tools/testing/kunit
-		kunit=$tmp/linux-source-6.1/tools/testing/kunit
+		tar -xJf "$tarball" -C "$tmp" "$src/tools/testing/kunit"
+		kunit=$tmp/$src/tools/testing/kunit
 	fi
 }
 

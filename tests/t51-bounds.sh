@@ -49,15 +49,15 @@ bounded() {
 # --- history publish -----------------------------------------------------------
 python3 "$gen" history 1000 h-small.jsonl &&
 	python3 "$gen" history 10000 h-large.jsonl || exit 1
-timed pub-small history publish --history=h-small.jsonl --out=site-small
+timed pub-small history publish --history=h-small.jsonl --out-dir=site-small
 [ $rc = 0 ] && [ "$(ls site-small/b | wc -l)" = 1000 ]
 ok $? "publish of 1000 benchmarks: 1000 pages (exit $rc)"
-timed pub-large history publish --history=h-large.jsonl --out=site-large
+timed pub-large history publish --history=h-large.jsonl --out-dir=site-large
 [ $rc = 2 ] && [ ! -e site-large ] && [ "$(wc -l <pub-large.err)" = 1 ] &&
 	grep -q "h-large.jsonl: 10000 benchmarks, over the site's limit of 2000 pages; nothing published (choose some with --benchmark=RE)" pub-large.err
 ok $? "publish of 10000 benchmarks: refused in one line, nothing written (exit $rc): $(cat pub-large.err)"
 bounded pub-small pub-large "publish"
-"$NSB" history publish --history=h-large.jsonl --out=site-re \
+"$NSB" history publish --history=h-large.jsonl --out-dir=site-re \
 	--benchmark='^big/[0-9]{1,3}/' >/dev/null 2>&1 &&
 	[ "$(ls site-re/b | wc -l)" = 1000 ]
 ok $? "... --benchmark=RE narrows it to a site of 1000 pages"

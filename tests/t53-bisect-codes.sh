@@ -37,7 +37,8 @@ ok $? "bad input writes nothing"
 fake=$tmp/fake/scripts
 mkdir -p "$fake/kernel" &&
 	cp "$top/scripts/bisect.sh" "$fake/" &&
-	cp "$top/scripts/kernel/lib.sh" "$fake/kernel/" &&
+	cp "$top/scripts/kernel/lib.sh" "$top/scripts/kernel/default-version.sh" \
+		"$fake/kernel/" &&
 	mkdir "$tmp/fake/kernel-patches" &&
 	cp "$top/kernel-patches/default-version" "$tmp/fake/kernel-patches/" ||
 	exit 1

@@ -46,7 +46,7 @@ printf 'bench a x\ncheck mnt_may_suid 0\ncheck no_such_check 1\n' >"$tmp/bad.pla
 t0=$(date +%s)
 ab "$tmp/bad.plan" "$tmp/r0" >"$tmp/r0.log" 2>&1
 rc=$?
-[ "$rc" = 1 ] && [ ! -e "$tmp/r0" ] && [ $(($(date +%s) - t0)) -lt 30 ] &&
+[ "$rc" = 2 ] && [ ! -e "$tmp/r0" ] && [ $(($(date +%s) - t0)) -lt 30 ] &&
 	grep -q "bad.plan': 'check no_such_check': no check 'no_such_check' in kernel-patches/checks.def" "$tmp/r0.log"
 ok $? "a step naming no check: refused at once, naming plan and check (exit $rc)"
 diag "$tmp/r0.log"

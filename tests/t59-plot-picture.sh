@@ -141,7 +141,7 @@ with open("h.jsonl", "w") as h:
             "kernel_release": "6.1.0",
             "kernel_commit": "%012x" % (0xabcdef123456 + r)}) + "\n")
 EOF
-"$NSB" history publish --history=h.jsonl --out=site >/dev/null 2>err
+"$NSB" history publish --history=h.jsonl --out-dir=site >/dev/null 2>err
 ok $? "a site of a history with long commits"
 python3 - site/b/*.html >trend.svg <<'EOF'
 import re, sys

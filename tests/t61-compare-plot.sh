@@ -36,13 +36,14 @@ ok $? "A/B plot names the family and its benchmarks"
 
 printf '%s\n' '2026-11-20T08:00:00Z 150100 150050 150160' \
 	'2026-11-21T08:00:00Z 150201 150150 150260' >"$tmp/trend.dat"
+# the old spelling on purpose: the named mode below draws the same chart
 "$NSB" plot --trend="$tmp/trend.dat" --out-dir="$tmp" --format=svg \
 	--templates="$(dirname "$0")/../plots" --unit=insn \
 	--title="exec trend" >/dev/null 2>"$tmp/err"
 ok $? "trend plot exits 0"
 grep -q 'exec trend' "$tmp/nsbench-trend.svg"
 ok $? "trend SVG has its title"
-"$NSB" plot --trend="$tmp/none.dat" --out-dir="$tmp" 2>"$tmp/err"
+"$NSB" plot trend "$tmp/none.dat" --out-dir="$tmp" 2>"$tmp/err"
 [ $? = 2 ] && grep -q none.dat "$tmp/err"
 ok $? "missing trend file: exit 2, file named"
 

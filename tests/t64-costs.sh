@@ -73,7 +73,7 @@ mk "$tmp/t" yes mnt_may_suid 6 \
 mk "$tmp/t" yes nodev 6 sys/open/dev/init/depth:0/manual_time:3000:4:0 \
 	sys/open/dev/self/depth:0/manual_time:3000:4:7 \
 	'sys/open/dev/self/depth:8/manual_time!:3330:-813:0'
-"$nsb" report --json="$tmp/c.json" --out="$tmp/r.txt" "$tmp/t" 2>"$tmp/err"
+"$nsb" costs --json="$tmp/c.json" --out="$tmp/r.txt" "$tmp/t" 2>"$tmp/err"
 ok $? "report reads a directory of interleaved results"
 j=$tmp/c.json
 is "$(field "$j" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .shift.est)" 25 \
@@ -109,7 +109,7 @@ MK_LSM=selinux mk "$tmp/ls" yes mnt_may_suid 6 \
 MK_LSM=selinux mk "$tmp/ls" yes selinux 6 \
 	sys/lsm/selinux/stat/fuse/self/depth:1/manual_time=1/2:27000:-8360:0 \
 	sys/lsm/selinux/stat/fuse/self/depth:0/manual_time=1/1:35000:0:0
-"$nsb" report --json="$tmp/l.json" --out="$tmp/l.txt" "$tmp/t" "$tmp/ls" \
+"$nsb" costs --json="$tmp/l.json" --out="$tmp/l.txt" "$tmp/t" "$tmp/ls" \
 	2>"$tmp/err"
 ok $? "report reads no-LSM and SELinux boots together"
 [ "$(jq -c '[.rows[] | select(.switch == "mnt_may_suid" and
@@ -156,14 +156,14 @@ ok $? "a control beyond its noise (-4361 every round) stays faster"
 
 # The off/off pair: two off states with no difference is 'same'.
 mk "$tmp/aa" yes sget 6 sys/mount/fscreate/mqueue/depth:0/ipcns:1/manual_time:4800:0:0
-"$nsb" report --json="$tmp/aa.json" "$tmp/aa" >/dev/null 2>&1
+"$nsb" costs --json="$tmp/aa.json" "$tmp/aa" >/dev/null 2>&1
 [ "$(jq -r '.rows[0].verdict' "$tmp/aa.json")" = same ] &&
 	[ "$(jq -r '.rows[0].aa.est' "$tmp/aa.json")" = 0 ]
 ok $? "an off/off series is 'same' with a zero residual"
 
 # Stock files of the same plan: the toggles' own cost.
 mk "$tmp/s" no mnt_may_suid 6 sys/exec/vfork/suid/init/depth:0/manual_time:69990:0:0
-"$nsb" report --json="$tmp/p.json" --out="$tmp/p.txt" "$tmp/t" "$tmp/s" 2>/dev/null
+"$nsb" costs --json="$tmp/p.json" --out="$tmp/p.txt" "$tmp/t" "$tmp/s" 2>/dev/null
 is "$(field "$tmp/p.json" mnt_may_suid sys/exec/vfork/suid/init/depth:0/manual_time .toggles.est)" 35 \
 	"stock against toggles (on) pairs by round: +35 insn"
 grep -q "Toggles' own cost (unpatched Linux" "$tmp/p.txt"
@@ -175,7 +175,7 @@ xb=sys/exec/vfork/bin/init/depth:0/manual_time
 MK_NOISE=0.4 mk "$tmp/x61" yes mnt_may_suid 6 "$xs:83000:24:0" "$xb:83000:24:0"
 MK_NOISE=0.4 MK_RELEASE=6.12.118 mk "$tmp/x612" yes mnt_may_suid 6 \
 	"$xs:90000:30:0" "$xb:90000:24:0"
-"$nsb" report --json="$tmp/x.json" --out="$tmp/x.txt" "$tmp/x612" "$tmp/x61"
+"$nsb" costs --json="$tmp/x.json" --out="$tmp/x.txt" "$tmp/x612" "$tmp/x61"
 ok $? "runs of two kernel releases: one report"
 xrow() {	# xrow NAME JQ-PATH: a row of the change table
 	jq -r --arg n "$1" ".cross_version[0][] | select(.name == \$n) | $2" "$tmp/x.json"
@@ -194,45 +194,49 @@ ok $? "costs.json: each release's rows under versions"
 
 # Bad input: named file and field, exit 2.
 mk "$tmp/bad" yes nosuchswitch 1 x:1:0:0
-"$nsb" report "$tmp/bad" >/dev/null 2>"$tmp/err"
+"$nsb" costs "$tmp/bad" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'r01-nosuchswitch.json: context.nsbench_check' "$tmp/err"
 ok $? "an unknown switch is refused, naming file and field"
 python3 -c 'import json; json.dump({"context": {"nsbench_mode": "icount"}, "benchmarks": []}, open("'"$tmp"'/plain.json", "w"))'
-"$nsb" report "$tmp/plain.json" >/dev/null 2>"$tmp/err"
+"$nsb" costs "$tmp/plain.json" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'plain.json: context.nsbench_check: missing' "$tmp/err"
 ok $? "a file that is no check run is refused with a pointer to BASE -- PATCHED"
 
 # The headline plot reads the JSON; names are data, not gnuplot code.
 mk "$tmp/evil" yes mnt_may_suid 6 'x" 0); system("touch '"$tmp"'/pwned"); set xtics ("z:70000:25:0'
-"$nsb" report --json="$tmp/evil.json" "$tmp/evil" >/dev/null 2>&1
+"$nsb" costs --json="$tmp/evil.json" "$tmp/evil" >/dev/null 2>&1
 if command -v gnuplot >/dev/null; then
-	"$nsb" plot --costs="$tmp/evil.json" --out-dir="$tmp/plots" \
+	"$nsb" plot costs "$tmp/evil.json" --out-dir="$tmp/plots" \
 		--templates="$top/plots" >/dev/null 2>&1
 	[ -s "$tmp/plots/nsbench-costs.png" ] && [ ! -e "$tmp/pwned" ]
-	ok $? "plot --costs draws, and a hostile name runs nothing"
+	ok $? "plot costs draws, and a hostile name runs nothing"
 fi
 # A refused op is behaviour, not cost: the headline plot draws it in a
 # panel of its own, on its own scale, marked as the table marks it.
 mk "$tmp/dec" yes nodev 6 'sys/open/dev/self/depth:8/manual_time!:3330:-813:0'
-"$nsb" report --json="$tmp/dec.json" "$tmp/dec" >/dev/null 2>&1
+"$nsb" costs --json="$tmp/dec.json" "$tmp/dec" >/dev/null 2>&1
 if command -v gnuplot >/dev/null; then
-	"$nsb" plot --costs="$tmp/dec.json" --out-dir="$tmp/dplots" \
+	"$nsb" plot costs "$tmp/dec.json" --out-dir="$tmp/dplots" \
 		--templates="$top/plots" >/dev/null 2>"$tmp/err" &&
 		grep -q 'decided operations: behaviour, not cost' \
 		"$tmp/dplots/nsbench-costs.svg" &&
 		grep -q '  decides<' "$tmp/dplots/nsbench-costs.svg"
-	ok $? "plot --costs draws the rows the check decides apart, marked"
+	ok $? "plot costs draws the rows the check decides apart, marked"
 else
 	skip 1 "no gnuplot"
 fi
 
 # --- the named command: nsbench costs; report without "--" its old name --
-"$nsb" costs --json="$tmp/t-new.json" "$tmp/t" >"$tmp/t-new.txt" 2>&1 &&
-	"$nsb" report --json="$tmp/t-old.json" "$tmp/t" >"$tmp/t-old.txt" 2>&1 &&
+"$nsb" costs --json="$tmp/t-new.json" "$tmp/t" >"$tmp/t-new.txt" 2>"$tmp/t-new.err" &&
+	# the old spelling on purpose: the alias still runs costs
+	"$nsb" report --json="$tmp/t-old.json" "$tmp/t" >"$tmp/t-old.txt" 2>"$tmp/t-old.err" &&
 	cmp -s "$tmp/t-new.txt" "$tmp/t-old.txt" &&
 	cmp -s "$tmp/t-new.json" "$tmp/t-old.json" &&
 	grep -q 'what each userns mount check costs' "$tmp/t-new.txt"
 ok $? "nsbench costs DIR: what nsbench report DIR wrote, byte for byte"
+[ "$(head -n 1 "$tmp/t-old.err")" = 'nsbench report: FILE|DIR... without "--" is deprecated; use nsbench costs' ] &&
+	tail -n +2 "$tmp/t-old.err" | cmp -s - "$tmp/t-new.err"
+ok $? "... the old spelling says so in one line on stderr, then what costs says"
 "$nsb" costs --help >"$tmp/h" && grep -q '^usage: nsbench costs ' "$tmp/h" &&
 	grep -q -- '--command=CMD' "$tmp/h" && ! grep -q -- '--gate' "$tmp/h"
 ok $? "nsbench costs --help: its own usage and options"
@@ -261,16 +265,21 @@ ok $? "nsbench costs without files: exit 2, named"
 if command -v gnuplot >/dev/null; then
 	"$nsb" plot costs "$tmp/t-new.json" --out-dir="$tmp/pnew" \
 		--templates="$top/plots" >"$tmp/pnew.out" 2>&1 &&
+		# the old spelling on purpose: the alias draws the same chart
 		"$nsb" plot --costs="$tmp/t-new.json" --out-dir="$tmp/pold" \
-		--templates="$top/plots" >/dev/null 2>&1 &&
+		--templates="$top/plots" >/dev/null 2>"$tmp/pold.err" &&
 		cmp -s "$tmp/pnew/nsbench-costs.svg" "$tmp/pold/nsbench-costs.svg"
 	ok $? "plot costs FILE: the chart of plot --costs=FILE"
+	grep -qx 'nsbench plot: --costs=FILE is deprecated; use nsbench plot costs FILE' \
+		"$tmp/pold.err"
+	ok $? "... and plot --costs=FILE says it is deprecated"
 else
-	skip 1 "no gnuplot"
+	skip 2 "no gnuplot"
 fi
 "$nsb" plot costs >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'no FILE' "$tmp/err"
 ok $? "plot costs without FILE: exit 2"
+# the old spelling on purpose: with the operand too, refused
 "$nsb" plot costs --costs="$tmp/t-new.json" "$tmp/t-new.json" \
 	>/dev/null 2>"$tmp/err"
 [ $? = 2 ]

@@ -96,7 +96,7 @@ with open(t + "/history.jsonl", "w") as f:
             "kernel_release": P[0], "kernel_commit": P[run % len(P)],
             "series": P[2], "config_hash": "sha256:ab",
             "nsbench_version": P[4]}) + "\n")
-# the check costs of `nsbench report --json`
+# the check costs of `nsbench costs --json`
 rows = [{"seed": p, "label": p, "switch": p, "name": p,
          "shift": {"est": 25 + i, "lo": 20 + i, "hi": 30 + i},
          "pct": 0.1 * i, "pct_lo": 0.05 * i, "pct_hi": 0.2 * i}
@@ -146,7 +146,7 @@ ok $? "plot of hostile names beside plain ones exits 0"
 grep -q 'nsbench-dist-.*\.png$' "$tmp/list"
 ok $? "... and draws the distributions"
 
-TMPDIR=$td "$NSB" plot --trend="$tmp/trend.dat" --out-dir="$out" \
+TMPDIR=$td "$NSB" plot trend "$tmp/trend.dat" --out-dir="$out" \
 	--templates="$tpl" --title="$title" --unit="$title" \
 	--keep-data >/dev/null 2>"$tmp/err"
 ok $? "trend of a hostile file, title and unit exits 0"
@@ -166,9 +166,9 @@ ok $? "history plot of hostile names and commits exits 0"
 grep -q '\.png$' "$tmp/hlist"
 ok $? "history trend: drawn"
 
-TMPDIR=$td "$NSB" plot --costs="$tmp/costs.json" --out-dir="$out" \
+TMPDIR=$td "$NSB" plot costs "$tmp/costs.json" --out-dir="$out" \
 	--templates="$tpl" >/dev/null 2>"$tmp/err"
-ok $? "plot --costs of hostile labels exits 0"
+ok $? "plot costs of hostile labels exits 0"
 head -c 8 "$out/nsbench-costs.png" 2>/dev/null | grep -q PNG
 ok $? "costs: drawn"
 

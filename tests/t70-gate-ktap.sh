@@ -65,7 +65,7 @@ ok $? "prove passes the improvement's KTAP"
 
 # The kernel's own KTAP parser (tools/testing/kunit/kunit_parser.py), from
 # the kernel source nsbench's builds unpack, when it is there.
-kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-6.1/tools/testing/kunit
+kunit=${NSB_CACHE:-/var/cache/nsbench}/src/linux-source-$(kernel_version)/tools/testing/kunit
 if [ -f "$kunit/kunit_parser.py" ] && command -v python3 >/dev/null 2>&1; then
 	(cd "$kunit" && python3 -c '
 import sys, kunit_parser

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t71-ktap-kunit.sh — `nsbench gate --format=ktap` as the kernel's own
-# KTAP parser reads it (tools/testing/kunit of linux-source-6.1: kunit.py
-# parse and kunit_parser), prove too, and the JUnit XML as xmllint reads
-# it.  The point of the plan on the line after "KTAP version 1": a gate
+# KTAP parser reads it (tools/testing/kunit of the default kernel's
+# linux-source: kunit.py parse and kunit_parser), prove too, and the
+# JUnit XML as xmllint reads it.  The point of the plan on the line after "KTAP version 1": a gate
 # log cut short must parse as a failure, never as success.  An error row
 # (the benchmark did not run) carries the ERROR directive and counts as
 # an error in JUnit.
@@ -90,7 +90,7 @@ sys.exit(not (c.passed == 1 and c.failed == 1 and c.skipped == 1 and
 ' "$tmp/error.ktap") >"$tmp/kunit" 2>&1
 	ok $? "kunit_parser: error run is 1 passed, 1 failed, 1 skipped, plan 3, names intact"
 else
-	skip 6 "linux-source-6.1 absent: no tools/testing/kunit (neither $kunit nor $tarball)"
+	skip 6 "linux-source-$(kernel_version) absent: no tools/testing/kunit (neither $kunit nor $tarball)"
 fi
 
 # --- JUnit ----------------------------------------------------------------

@@ -86,7 +86,7 @@ for bad in "--context Bad=1" "--context novalue" "--context =x" \
 	   "--kernel-meta $tmp/initrd" "--kernel-meta $tmp/none.json"; do
 	# shellcheck disable=SC2086
 	replay --out "$tmp/o3" $bad >"$tmp/o3.log" 2>&1
-	{ [ $? = 1 ] && [ ! -e "$tmp/o3" ]; } || st=1
+	{ [ $? = 2 ] && [ ! -e "$tmp/o3" ]; } || st=1
 done
 ok $st "bad --context or --kernel-meta: refused before anything runs"
 
@@ -132,7 +132,7 @@ ok $? "the check-cost report: kernel source and the host command"
 
 QEMU=$tmp/qemu "$top/scripts/ab.sh" --checks --kernel "$tmp/k" \
 	--context 'A=1' --out "$tmp/r2" >"$tmp/ab2.log" 2>&1
-[ $? = 1 ] && [ ! -e "$tmp/r2" ] && grep -q -- '--context' "$tmp/ab2.log"
+[ $? = 2 ] && [ ! -e "$tmp/r2" ] && grep -q -- '--context' "$tmp/ab2.log"
 ok $? "ab.sh: a bad --context key fails before any long step"
 
 # --- nsbench-ci.sh passes its commits to ab.sh ---------------------------

@@ -348,10 +348,11 @@ ok $? "validate.sh --from: without the A/A run's results it fails (exit $rc)"
 
 # --- the real predictions file parses ---------------------------------
 
+kv=$(kernel_version)
 "$NSB" compare --format=json \
-	--expect="$top/kernel-patches/6.1/calibration/predictions" \
+	--expect="$top/kernel-patches/$kv/calibration/predictions" \
 	"$tmp"/A/*.json -- "$tmp"/B/*.json >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'no predicted benchmark was measured' "$tmp/err"
-ok $? "kernel-patches/6.1/calibration/predictions parses (none of its rows here)"
+ok $? "kernel-patches/$kv/calibration/predictions parses (none of its rows here)"
 
 tap_done

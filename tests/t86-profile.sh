@@ -282,7 +282,7 @@ ok $? "report without profiles: no block"
 [ $? = 2 ] && grep -q 'go together' "$tmp/half.err"
 ok $? "report: --profile-base alone is refused"
 
-# --- plot --profile -----------------------------------------------------------
+# --- plot profile -------------------------------------------------------------
 
 # a symbol that would be gnuplot code if it were ever read as code
 evil='x" ; system("touch '$tmp'/pwned") ; print "\\'
@@ -299,20 +299,20 @@ done
 	[ "$(jq -r '.benchmarks[0].symbols[0].symbol' "$tmp/evil.json")" = \
 		"$evil" ]
 ok $? "profile --json: a hostile symbol kept as it is"
-"$nsb" plot --profile="$tmp/evil.json" --out-dir="$tmp/plots" \
+"$nsb" plot profile "$tmp/evil.json" --out-dir="$tmp/plots" \
 	--templates="$top/plots" >"$tmp/plot.out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ ! -e "$tmp/pwned" ] &&
 	head -c 8 "$tmp/plots/nsbench-profile-sys_stat_init_depth_0_path_64.png" |
 	grep -q PNG &&
 	grep -q '<svg' "$tmp/plots/nsbench-profile-sys_stat_init_depth_0_path_64.svg"
-ok $? "plot --profile: drawn (svg, png), the hostile symbol never run ($rc)"
+ok $? "plot profile: drawn (svg, png), the hostile symbol never run ($rc)"
 [ $rc = 0 ] || cat "$tmp/plot.out" >&2
-"$nsb" plot --profile="$fix/stat.bench.json" --out-dir="$tmp/plots2" \
+"$nsb" plot profile "$fix/stat.bench.json" --out-dir="$tmp/plots2" \
 	--templates="$top/plots" >/dev/null 2>"$tmp/plot.err"
 [ $? = 2 ] && grep -q "want the output of nsbench profile --json" \
 	"$tmp/plot.err"
-ok $? "plot --profile: not a profile comparison: exit 2"
+ok $? "plot profile: not a profile comparison: exit 2"
 
 # --- help ---------------------------------------------------------------------
 

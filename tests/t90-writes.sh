@@ -7,7 +7,7 @@
 # and leaves empty files), standard output on /dev/full, a plot killed
 # by SIGTERM (its /tmp/nsbench-* directory stayed), 20 concurrent
 # appends of one run to a history (duplicated it), and the cap on the
-# charts of plot --costs and --profile, and on the gate's samples.
+# charts of plot costs and plot profile, and on the gate's samples.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -30,7 +30,7 @@ ok $? "a history of two runs"
 "$NSB" profile --json=prof.json "$FIX/profile/ab/A/profile" -- \
 	"$FIX/profile/ab/B/profile" >/dev/null
 ok $? "a profile comparison"
-# costs: one row, as report --json writes it
+# costs: one row, as costs --json writes it
 cat >costs.json <<'EOF'
 {"icount": true, "rows": [{"seed": "005", "label": "exec", "shift":
  {"est": 25.0, "lo": 24.0, "hi": 26.0}, "pct": 0.1, "pct_lo": 0.09,
@@ -41,9 +41,9 @@ EOF
 plots() {
 	"$NSB" plot --out-dir="$1" "$FIX/stats/base.json" -- \
 		"$FIX/stats/patched.json" >/dev/null &&
-	"$NSB" plot --out-dir="$1" --trend=trend.txt >/dev/null &&
-	"$NSB" plot --out-dir="$1" --costs=costs.json >/dev/null &&
-	"$NSB" plot --out-dir="$1" --profile=prof.json >/dev/null &&
+	"$NSB" plot trend --out-dir="$1" trend.txt >/dev/null &&
+	"$NSB" plot costs --out-dir="$1" costs.json >/dev/null &&
+	"$NSB" plot profile --out-dir="$1" prof.json >/dev/null &&
 	"$NSB" history plot --history=h.jsonl --out-dir="$1" >/dev/null
 }
 plots ref 2>err
@@ -75,7 +75,7 @@ cat >empty-gnuplot <<'EOF'
 : >"$6"
 EOF
 chmod +x empty-gnuplot
-NSB_GNUPLOT=$tmp/empty-gnuplot "$NSB" plot --out-dir=full --trend=trend.txt \
+NSB_GNUPLOT=$tmp/empty-gnuplot "$NSB" plot trend --out-dir=full trend.txt \
 	>out 2>err
 rc=$?
 [ $rc = 2 ] && grep -q "cannot write full/nsbench-trend.svg" err
@@ -85,7 +85,7 @@ ok $? "no 0-byte file left"
 # a real full file system, if this machine lets us mount one
 if mkdir -p tiny && mount -t tmpfs -o size=12k tmpfs tiny 2>/dev/null; then
 	dd if=/dev/zero of=tiny/fill bs=4k count=3 2>/dev/null
-	"$NSB" plot --out-dir=tiny --trend=trend.txt >out 2>err
+	"$NSB" plot trend --out-dir=tiny trend.txt >out 2>err
 	rc=$?
 	[ $rc = 2 ] && grep -q 'No space left on device' err &&
 		[ -z "$(find tiny -name '*.svg' -o -name '*.png' -o -name '.nsb*')" ]
@@ -124,7 +124,7 @@ exec sleep 30
 EOF
 chmod +x slow-gnuplot
 rm -rf "${TMPDIR:?}"/* killed
-NSB_GNUPLOT=$tmp/slow-gnuplot "$NSB" plot --out-dir=killed --trend=trend.txt \
+NSB_GNUPLOT=$tmp/slow-gnuplot "$NSB" plot trend --out-dir=killed trend.txt \
 	>/dev/null 2>&1 &
 pid=$!
 i=0
@@ -167,7 +167,7 @@ chmod +x fast-gnuplot
 # many_charts WHAT FILE DIR NOTE: nsbench plot --WHAT=FILE into DIR with the
 # stand-in gnuplot exits 0, writes 128 files (64 charts) and says NOTE
 many_charts() {
-	NSB_GNUPLOT=$tmp/fast-gnuplot "$NSB" plot --out-dir="$3" --"$1"="$2" \
+	NSB_GNUPLOT=$tmp/fast-gnuplot "$NSB" plot "$1" --out-dir="$3" "$2" \
 		>/dev/null 2>err
 	rc=$?
 	[ $rc = 0 ] && [ "$(ls "$3" | wc -l)" = 128 ] && grep -q "$4" err
@@ -176,12 +176,12 @@ jq '.rows as $r | .rows = [range(3000) as $i | $r[0] | .label = "exec/\($i)"]' \
 	costs.json >many-costs.json
 many_charts costs many-costs.json many \
 	'3000 rows; the first 2048 in 64 charts, 952 rows left out'
-ok $? "plot --costs of 3000 rows: 64 charts, the rest said (exit $rc, $(ls many | wc -l) files)"
+ok $? "plot costs of 3000 rows: 64 charts, the rest said (exit $rc, $(ls many | wc -l) files)"
 jq '.benchmarks as $b | .benchmarks = [range(100) as $i | $b[0] |
 	.benchmark = "b/\($i)"]' prof.json >many-prof.json
 many_charts profile many-prof.json manyp \
 	'100 benchmarks; the first 64 plotted, 36 left out'
-ok $? "plot --profile of 100 benchmarks: 64 charts, the rest said (exit $rc, $(ls manyp | wc -l) files, $(head -c 200 err))"
+ok $? "plot profile of 100 benchmarks: 64 charts, the rest said (exit $rc, $(ls manyp | wc -l) files, $(head -c 200 err))"
 # --- the gate's cap on samples --------------------------------------------
 python3 -c '
 import json

@@ -73,7 +73,7 @@ hold() {
 	[ ! -s "$tmp/out" ]
 }
 
-tap_plan 9
+tap_plan 11
 
 hold "$top"
 ok $? "the registry, every version's series and the plans agree"
@@ -148,4 +148,16 @@ printf 'include lsm-switch\n' >"$tmp/p2.plan"
 	[ "$(plan_checks "$top" "$tmp/p2.plan" | awk '$2 != "none" { print $2 }' | sort -u | paste -sd ' ')" = "selinux smack" ]
 ok $? "LSMs of a plan: none from a comment, selinux and smack through an include"
 
+# checks_funcs: each row's FUNCS (perf-profile.sh's check functions)
+funcs=$(checks_funcs "$top")
+want=$(sed -n '/^NSB_CHECK(/{n;p}' "$top/kernel-patches/checks.def" |
+	tr -d '",' | tr ' \t' '\n\n' | sed '/^$/d' | sort -u)
+[ -n "$funcs" ] && [ "$(printf '%s\n' "$funcs" | sort)" = "$want" ]
+ok $? "checks_funcs: every row's FUNCS, each once"
+copy
+sed '/^NSB_CHECK(nodev/{n;s/.*/	  may_open_dev,/}' "$top/kernel-patches/checks.def" \
+	>"$tmp/t/kernel-patches/checks.def"
+! (checks_funcs "$tmp/t") >"$tmp/out" 2>&1 &&
+	grep -q 'checks.def:[0-9]*: not a FUNCS line' "$tmp/out"
+ok $? "checks_funcs: a row without its quoted FUNCS line is an error"
 tap_done

@@ -16,7 +16,7 @@ need python3 python3
 mkdir "$tmp/w" && cd "$tmp/w" || exit 1
 python3 "$top/tests/fixtures/publish/make_hostile.py" .
 run 0 "publish a history of hostile names" history publish \
-	--history=h.jsonl --out=site
+	--history=h.jsonl --out-dir=site
 S=site
 
 # 1. escaping: no markup of the history's anywhere
@@ -85,7 +85,7 @@ sys.exit(0 if len(m["pages"]) == 10 and m["benchmarks"] == 8 else 1)' \
 ok $? "nsbench-publish.json lists the 10 pages written"
 
 run 0 "--benchmark=RE: only the benchmarks it matches" history publish \
-	--history=h.jsonl --out=some --benchmark='^sys/'
+	--history=h.jsonl --out-dir=some --benchmark='^sys/'
 [ "$(ls some/b | wc -l)" = 3 ] && ! grep -q 'etc/passwd' some/index.html
 ok $? "... 3 pages, no other benchmark on the index"
 
@@ -94,7 +94,7 @@ ok $? "... 3 pages, no other benchmark on the index"
 # +4.08 % step noisy (one rule for files and history), and so does the
 # site.
 F=$top/tests/fixtures/history/step.jsonl
-run 0 "publish the step fixture" history publish --history="$F" --out=step
+run 0 "publish the step fixture" history publish --history="$F" --out-dir=step
 "$NSB" gate --history="$F" >"$tmp/gate" 2>&1
 grep -A1 '^ok *fix/exec/step' "$tmp/gate" | grep -q 'noisy +4.08 %' &&
 	grep -q '<td class="noisy">noisy</td><td>+4.08 %' step/index.html
@@ -102,29 +102,34 @@ ok $? "index: noisy +4.08 %, as gate says"
 
 # 5. atomic, and only a site is replaced
 run 0 "publish again over the site" history publish --history="$F" \
-	--out=step
+	--out-dir=step
 [ -z "$(ls -d step.tmp.* 2>/dev/null)" ]
 ok $? "no temporary directory left"
-run 0 "--out=DIR/: the same site replaced" history publish --history="$F" \
-	--out=step/
+run 0 "--out-dir=DIR/: the same site replaced" history publish --history="$F" \
+	--out-dir=step/
 [ -z "$(ls -d step.tmp.* step/.tmp.* 2>/dev/null)" ] && [ -f step/index.html ]
 ok $? "... beside it, not inside it"
 mkdir mine && echo keep >mine/file
 run 2 "a directory that is not a site is refused" history publish \
-	--history="$F" --out=mine
+	--history="$F" --out-dir=mine
 grep -q 'not a site of this command' "$tmp/err" &&
 	[ "$(cat mine/file)" = keep ] && [ -z "$(ls -d mine.tmp.* 2>/dev/null)" ]
 ok $? "... said so, and left it and no temporary directory"
-run 2 "no --out" history publish --history="$F"
+run 2 "no --out-dir" history publish --history="$F"
+# the old spelling on purpose: --out=DIR still publishes, and says so
+run 0 "--out=DIR, the old spelling" history publish --history="$F" --out=old
+grep -qx 'nsbench history publish: --out=DIR is deprecated; use --out-dir=DIR' \
+	"$tmp/err" && diff -r step old >/dev/null
+ok $? "... one deprecation line, the site of --out-dir"
 
 # 6. a bad line is named, and refuses the publish
 { head -3 "$F"; echo '{"type":"result","run":'; tail -n +4 "$F"; } >bad.jsonl
 run 2 "a history with a truncated line" history publish \
-	--history=bad.jsonl --out=bad
+	--history=bad.jsonl --out-dir=bad
 grep -q 'bad.jsonl:4: ' "$tmp/err" && [ ! -e bad ]
 ok $? "its line number is named, nothing published"
 run 0 "--skip-bad-lines publishes the rest" history publish \
-	--history=bad.jsonl --out=bad --skip-bad-lines
+	--history=bad.jsonl --out-dir=bad --skip-bad-lines
 grep -q '1 bad line(s) of the history left out' bad/index.html
 ok $? "... and the index says a line was left out"
 

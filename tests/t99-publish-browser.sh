@@ -53,7 +53,7 @@ PY
 
 mkdir "$tmp/w" && cd "$tmp/w" || exit 1
 python3 "$top/tests/fixtures/publish/make_hostile.py" .
-"$NSB" history publish --history=h.jsonl --out=site >/dev/null 2>"$tmp/err"
+"$NSB" history publish --history=h.jsonl --out-dir=site >/dev/null 2>"$tmp/err"
 ok $? "the site of a hostile history is published"
 S=$tmp/w/site
 page=$(ls "$S"/b/sys_exec_*.html)

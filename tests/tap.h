@@ -20,9 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef NSB_ARRAY_SIZE
-#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
+#include "src/lib/base/base.h"
 
 static int tap_run, tap_failed;
 

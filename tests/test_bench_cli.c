@@ -319,8 +319,11 @@ static void test_bad_flags(void)
 	       "--no-results: a filter matching nothing exits 2 too");
 	refused("--interleave-block=0", "--interleave=x --interleave-block=0",
 		"--interleave-block must be 1 to 64");
-	refused("--sched=fifo", "--sched=fifo",
-		"--sched must be inherit or batch, not 'fifo'");
+	refused("--sched=rr", "--sched=rr",
+		"--sched must be inherit, batch or fifo, not 'rr'");
+	refused("--interleave-settle=100001",
+		"--interleave=x --interleave-settle=100001",
+		"--interleave-settle must be 0 to 100000");
 }
 
 /*
@@ -358,6 +361,41 @@ static void test_interleave(void)
 	   "with each state's counter (--interleave-block=3)");
 	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "batch"),
 	   "--sched=batch: the context says batch");
+	json_decref(root);
+}
+
+/*
+ * Settled chunks (--interleave-settle), SCHED_FIFO: the states' counters,
+ * at least two ops per chunk, every chunk whole (the batches' remainders
+ * run as whole chunks), and the context says fifo.
+ */
+static void test_settled(void)
+{
+	char out[128], args[512];
+	json_t *root, *b;
+	double k, chunks;
+
+	if (geteuid()) {
+		skip(4, "a SCHED_FIFO interleaved sys/ run needs root");
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/settled.json", dir);
+	snprintf(args, sizeof(args), "--interleave=no_such_switch "
+		 "--interleave-settle=50 --sched=fifo "
+		 "--benchmark_min_time=0.005 --seed=7 --out=%s "
+		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
+	is_int(run(args, NULL), 0, "a settled SCHED_FIFO run exits 0");
+	root = json_load_file(out, 0, NULL);
+	b = root ? json_array_get(json_object_get(root, "benchmarks"), 0) : NULL;
+	k = json_number_value(json_object_get(b, "nsb_chunk_ops"));
+	chunks = json_number_value(json_object_get(b, "nsb_chunks"));
+	ok(b && json_is_number(json_object_get(b, "nsb_off2")) && k >= 2,
+	   "with each state's counter, at least 2 ops a chunk (%g)", k);
+	ok(b && chunks * k >= json_number_value(json_object_get(b,
+							      "iterations")),
+	   "whole chunks: %g of %g ops cover the iterations", chunks, k);
+	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "fifo"),
+	   "--sched=fifo: the context says fifo");
 	json_decref(root);
 }
 
@@ -566,6 +604,7 @@ int main(void)
 	test_results_file();
 	test_bad_flags();
 	test_interleave();
+	test_settled();
 	test_benchmark_out();
 	test_sigint();
 	test_second_signal();

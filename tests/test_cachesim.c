@@ -4,7 +4,7 @@
  * the LRU caches against a hand-worked trace (associativity, eviction
  * of the least recently used way, an access that crosses a line, the
  * LL behind a D1 miss, a flush), the geometry parser, and the host's
- * reader of the plugin's file (src/lib/cachesim.c): records into a
+ * reader of the plugin's file (src/lib/io/cachesim.c): records into a
  * results file's entries, and every malformed file refused.
  */
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "guest/plugin/cachemodel.h"
-#include "src/lib/cachesim.h"
+#include "src/lib/io/cachesim.h"
 #include "tests/tap.h"
 
 static const struct nsb_cache_geom tiny = { 256, 2, 64 };	/* 2 sets */

@@ -11,7 +11,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "src/lib/changepoint.h"
+#include "src/lib/stats/changepoint.h"
 #include "tests/tap.h"
 
 static gsl_rng *rng;

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "src/lib/compare.h"
+#include "src/lib/stats/compare.h"
 #include "tests/tap.h"
 
 struct ref {

@@ -17,8 +17,8 @@
  * field, where the case has one).
  *
  * Third pass: the inputs of profile (a profile JSON), manifest --merge
- * (a shard's manifest) and --boots (a boot list), plot --costs (report
- * --json's rows), plot --trend (a text file), profile-import --bench and
+ * (a shard's manifest) and --boots (a boot list), plot costs (costs
+ * --json's rows), plot trend (a text file), profile-import --bench and
  * stamp; names with characters some consumer reads as a line break
  * (\v, U+2028, ...), '|', code fences and '<', and such a host_name.
  * Every run's standard output is checked for a raw line break other
@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/base/nsbench.h"
 #include "src/cmd/cli.h"
 #include "tests/tap.h"
 
@@ -62,8 +62,8 @@
 #else
 #define SLOW_TIMEOUT	TIMEOUT
 #endif
-#define RESULTS_CAP	(256UL << 20)	/* src/lib/jsonio.c */
-#define HISTORY_CAP	(1UL << 30)	/* src/lib/history.c */
+#define RESULTS_CAP	(256UL << 20)	/* src/lib/base/jsonio.c */
+#define HISTORY_CAP	(1UL << 30)	/* src/lib/history/history.c */
 
 /* What a case is, for the commands that read it. */
 enum kind {
@@ -74,7 +74,7 @@ enum kind {
 	K_PROF = 16,	/* a profile JSON (profile-import's output) */
 	K_MAN = 32,	/* a shard's manifest.json (manifest --merge) */
 	K_BOOTS = 64,	/* a boot list "BOOT ROUND SEED A|B" (--boots) */
-	K_COSTS = 128,	/* report --json's rows (plot --costs) */
+	K_COSTS = 128,	/* costs --json's rows (plot costs) */
 	K_TREND = 256,	/* "<UTC time> median lo hi [commit]" (--trend) */
 	K_PIB = 512,	/* profile-import --bench: one benchmark's results */
 };
@@ -165,11 +165,11 @@ static const struct fcmd cmds[NCMDS] = {
 	[C_BOOTS] = { "manifest --boots", cmd_manifest,
 		      "manifest --out={O} --boots={F} --boots-dir={BD}",
 		      K_BOOTS, K_BOOTS, false },
-	[C_COSTS] = { "plot --costs", cmd_plot,
-		      "plot --costs={F} --out-dir={OD}", K_COSTS, K_COSTS,
+	[C_COSTS] = { "plot costs", cmd_plot,
+		      "plot costs {F} --out-dir={OD}", K_COSTS, K_COSTS,
 		      false },
-	[C_TREND] = { "plot --trend", cmd_plot,
-		      "plot --trend={F} --out-dir={OD}", K_TREND, K_TREND,
+	[C_TREND] = { "plot trend", cmd_plot,
+		      "plot trend {F} --out-dir={OD}", K_TREND, K_TREND,
 		      false },
 	[C_PIMPORT] = { "profile-import --bench", cmd_profile_import,
 			"profile-import --symbols={SYM} --bench={F} "
@@ -1209,7 +1209,7 @@ static void boots_cases(const char *seed)
 	specials(K_BOOTS, seed);
 }
 
-/* report --json's rows: n rows, a shift with its CI each. */
+/* costs --json's rows: n rows, a shift with its CI each. */
 static void costs_json(FILE *f, size_t n)
 {
 	size_t i;

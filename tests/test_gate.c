@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/lib/ktap.h"
-#include "src/lib/nsbench.h"
+#include "src/lib/render/ktap.h"
+#include "src/lib/base/nsbench.h"
 #include "src/cmd/cli.h"
 #include "tests/tap.h"
 

@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "src/lib/history.h"
-#include "src/lib/nsbench.h"
+#include "src/lib/history/history.h"
+#include "src/lib/base/nsbench.h"
 #include "tests/tap.h"
 
 #define FIX "tests/fixtures/history/"

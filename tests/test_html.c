@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/html.h"
-#include "src/lib/svgtrend.h"
+#include "src/lib/render/html.h"
+#include "src/lib/render/svgtrend.h"
 #include "tests/tap.h"
 
 /* What fn wrote for s, malloc'd. */

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_options.c — the option parser every command uses (src/lib/options.c):
- * each type stores what it should, bad values and unknown or ambiguous
- * options are errors, operands come back in order around "--", and the
- * help lists every option of the table, included ones too.
+ * test_options.c — the option parser every command uses
+ * (src/lib/base/options.c): each type stores what it should, bad values
+ * and unknown or ambiguous options are errors, operands come back in
+ * order around "--", and the help lists every option of the table,
+ * included ones too.
  */
 #include <stdlib.h>
 
-#include "src/lib/options.h"
+#include "src/lib/base/options.h"
 #include "tests/tap.h"
 
 struct vals {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_profile.c — src/lib/profile.c's pooling on profiles with a known
- * answer: symbol X costs exactly 4001 more instructions per op on the
+ * test_profile.c — src/lib/stats/profile.c's pooling on profiles with a
+ * known answer: symbol X costs exactly 4001 more instructions per op on the
  * patched side in each of 6 rounds, Y moves by a jitter of median 0; an
  * A/A (the same profiles on both sides) has no significant symbol.
  * Period and ops are chosen so samples * period / ops is exact.
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "tests/tap.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/profile.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/stats/profile.h"
 
 #define ROUNDS	6
 #define PERIOD	10007

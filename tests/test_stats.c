@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_stats.c — src/lib/stats.c against SciPy's values
+ * test_stats.c — src/lib/stats/stats.c against SciPy's values
  * (tests/fixtures/stats/reference.h, made by make_reference.py there)
  * and the edge cases: ties, n = 1, zero variance, identical samples.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "tests/tap.h"
-#include "src/lib/stats.h"
+#include "src/lib/stats/stats.h"
 #include "tests/fixtures/stats/reference.h"
 
 #define TOL 1e-9

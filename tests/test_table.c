@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_table.c — the table model (src/lib/table.c): one description of a
+ * test_table.c — the table model (src/lib/render/table.c): one description of a
  * table's columns gives the text header and rows (widths, alignment, an
  * overlong cell on a line of its own), the Markdown table (alignment row,
  * code spans, empty cells), the HTML table (escaped cells, a number's
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/stats.h"
-#include "src/lib/table.h"
+#include "src/lib/stats/stats.h"
+#include "src/lib/render/table.h"
 #include "tests/tap.h"
 
 struct fruit {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/base/nsbench.h"
 #include "src/cmd/cli.h"
 #include "tests/tap.h"
 

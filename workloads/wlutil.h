@@ -7,7 +7,7 @@
 
 #include <sys/types.h>
 
-#define NSB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "src/lib/base/base.h"
 
 /* PR_SET_PDEATHSIG(SIGKILL); exits at once if the parent is gone. */
 void nsb_die_with_parent(void);

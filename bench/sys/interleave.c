@@ -54,6 +54,8 @@
  * cost of the round trip to the worker and of a switch write. */
 #define CHUNK_NS	200000.0
 #define MAX_CHUNK	4096
+/* The fewest operations in a settled chunk (see nsb_interleave_begin). */
+#define SETTLED_MIN_OPS	2
 
 static struct {
 	bool active;		/* --interleave given */
@@ -62,15 +64,17 @@ static struct {
 	char now;
 	uint64_t seed;		/* of the chunk orders, never 0 */
 	size_t block;		/* chunks per visit of a state */
+	unsigned long settle_us;	/* untimed sleep before each chunk */
 } ilv = { .fd = -1 };
 
 int nsb_interleave_init(const char *sw, uint64_t seed, unsigned long block,
-			bool *applied)
+			unsigned long settle_us, bool *applied)
 {
 	char path[256], c;
 
 	ilv.seed = seed * 0x9e3779b97f4a7c15ULL | 1;
 	ilv.block = block;
+	ilv.settle_us = settle_us;
 	if (!*sw || strchr(sw, '/') || strlen(sw) > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave: bad switch name "
 			"'%s'\n", sw);
@@ -171,6 +175,31 @@ static int64_t tick_ns(void)
 }
 
 /*
+ * --interleave-settle: the bench sleeps before a chunk, so what the last
+ * chunk left to the kernel's own threads runs now, untimed, and not in
+ * whichever chunk comes next.  A FUSE mount + umount leaves RCU callbacks
+ * (the vfsmount, the superblock, the connection, the root inode) and the
+ * superblock's destroy work (a kworker) behind; on the 1-CPU guest they
+ * ran in later chunks of any state as the scheduler saw fit.  Measured on
+ * lsm/selinux/mount/fuse/d1: ~200,000 insn per mount with an A/A of 598,
+ * and with the sleep (and SCHED_FIFO) ~120,000, A/A < 1: some 80,000 insn
+ * of each mount's teardown had been landing in other chunks.  Under
+ * icount (sleep=off) the idle time of the sleep costs no host time.
+ */
+static void settle(void)
+{
+	struct timespec t = {
+		.tv_sec = ilv.settle_us / 1000000,
+		.tv_nsec = (long)(ilv.settle_us % 1000000) * 1000,
+	};
+
+	if (!ilv.settle_us)
+		return;
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+}
+
+/*
  * One timed chunk of k operations; the operation's result.  *clean is
  * false when a timer tick (and the softirq work behind it) landed in it.
  * state: the chunk's, marked for the cache-model plugin, or -1 (an
@@ -181,10 +210,12 @@ static int64_t tick_ns(void)
 static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
 		 int state, double *ns, bool *clean)
 {
-	int64_t tick = tick_ns();
+	int64_t tick;
 	double t0;
 	int r;
 
+	settle();
+	tick = tick_ns();
 	if (state >= 0)
 		nsb_mark_start(state);
 	t0 = now_ns();
@@ -211,6 +242,7 @@ struct nsb_ilv_run {
 	bool per_state;		/* a fixture per state (nsb_ilv_states) */
 	int wants[2];		/* the op's result with the switch off, on */
 	int64_t k;		/* operations per chunk */
+	int64_t ahead;		/* ops run beyond the batches asked so far */
 	uint32_t id;		/* the run's id for the cache-model plugin */
 	uint64_t rng;
 	enum nsb_ilv_state quad[4];
@@ -335,6 +367,15 @@ struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 	/* The second one (switch on) sizes the chunks. */
 	run->k = first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
 	run->k = run->k < 1 ? 1 : run->k > MAX_CHUNK ? MAX_CHUNK : run->k;
+	/*
+	 * Settled, a FUSE mount + umount costs one of two levels ~130 insn
+	 * apart, in turn from one mount to the next whatever the state (a
+	 * chunk dump of lsm/selinux/mount/fuse/d1: 122,638 and 122,767 off,
+	 * 105,403 and 105,532 on); one op per chunk left each state's median
+	 * on either level by the draw.  Two ops per chunk hold one of each.
+	 */
+	if (ilv.settle_us && run->k < SETTLED_MIN_OPS)
+		run->k = SETTLED_MIN_OPS;
 	return run;
 }
 
@@ -384,18 +425,36 @@ static int next_chunk(struct nsb_ilv_run *run, int64_t m, double *ns)
 	return 0;
 }
 
+/*
+ * With --interleave-settle every chunk has k operations: a batch's
+ * remainder runs as a whole chunk and the next batch is that much
+ * shorter.  A chunk's cost per op carries its round trip to the worker
+ * and the first operation after the settling sleep (~9,400 insn for a
+ * FUSE stat) over its ops: where a settled batch holds a few chunks, its
+ * short remainder chunks (1 op of 3) sat ~6,300 insn per op above the
+ * whole ones, and each state's median fell on either level by the draw.
+ */
+static int64_t settled_chunk(struct nsb_ilv_run *run, int64_t n)
+{
+	return ilv.settle_us ? run->k : n < run->k ? n : run->k;
+}
+
 int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n)
 {
 	double total = 0, ns;
+	int64_t m = run->ahead < n ? run->ahead : n;
 
+	run->ahead -= m;
+	n -= m;
 	while (n > 0 && !gb_was_interrupted()) {
-		int64_t m = n < run->k ? n : run->k;
-
+		m = settled_chunk(run, n);
 		if (next_chunk(run, m, &ns)) {
 			run->failed = true;
 			break;
 		}
 		total += ns;
+		if (m > n)
+			run->ahead = m - n;
 		n -= m;
 	}
 	gb_set_iteration_time(run->s, total * 1e-9);

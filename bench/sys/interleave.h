@@ -20,12 +20,13 @@ enum nsb_ilv_state { NSB_ILV_ON, NSB_ILV_OFF1, NSB_ILV_OFF2, NSB_ILV_COUNT };
 /*
  * Switch SW (kernel.userns_checks.SW) for every sys/ benchmark of this
  * run, chunk orders drawn from seed (the A/B round's), each state kept
- * for `block` chunks at a time; *applied is
+ * for `block` chunks at a time, the bench asleep for `settle_us` before
+ * each chunk (0: not at all); *applied is
  * false where the kernel has no such switch (stock: the
  * chunks run all the same).  -1 after printing why.
  */
 int nsb_interleave_init(const char *sw, uint64_t seed, unsigned long block,
-			bool *applied);
+			unsigned long settle_us, bool *applied);
 bool nsb_interleave_active(void);
 /* Puts the switch back as nsb_interleave_init() found it. */
 void nsb_interleave_restore(void);

@@ -23,7 +23,7 @@ cache=${NSB_CACHE:-/var/cache/nsbench}/qemu-plugin-api
 
 die() {
 	echo "fetch-api.sh: error: $*" >&2
-	exit 1
+	exit 2
 }
 
 bin=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) ||

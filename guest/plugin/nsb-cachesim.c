@@ -29,7 +29,7 @@
  *
  * Output (FILE, tab-separated): '#' lines say the model and the API;
  * then one line per run and state, columns as the header line names
- * them.  src/lib/cachesim.c reads it into the results files.
+ * them.  src/lib/io/cachesim.c reads it into the results files.
  */
 #include <inttypes.h>
 #include <stdarg.h>

@@ -116,7 +116,7 @@ done
 patches=()
 read_series() {
 	local dir line name opt extra p err
-	dir=$(series_dir "$top" "$series" "$kver") || exit 1
+	dir=$(series_dir "$top" "$series" "$kver") || exit
 	[ -n "$dir" ] || return 0
 	dir=$(cd "$dir" && pwd)
 	while IFS= read -r line || [ -n "$line" ]; do

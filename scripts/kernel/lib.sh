@@ -7,9 +7,11 @@
 NSB_CACHE=${NSB_CACHE:-/var/cache/nsbench}
 export NSB_CACHE
 
+# Bad input or a failed step exits 2, as nsbench's commands do: 1 is a
+# verdict (a slower row, bisect's "nothing to bisect"), never an error.
 die() {
 	echo "${0##*/}: error: $*" >&2
-	exit 1
+	exit 2
 }
 
 # build_dir TOP: the build whose binaries a script runs, absolute: the one
@@ -22,9 +24,10 @@ build_dir() {
 
 # default_version TOP: the kernel version make run builds when KERNEL is
 # not given, the one line of kernel-patches/default-version (6.1, 6.12);
-# nothing if the line is not a version.
+# nothing if the line is not a version.  default-version.sh reads it, for
+# this and for every other reader.
 default_version() {
-	sed -n 's/^\([0-9][0-9.]*\)$/\1/p' "$1/kernel-patches/default-version"
+	sh "$(dirname "${BASH_SOURCE[0]}")/default-version.sh" "$1"
 }
 
 # The kernel source a run builds when no --ksrc is given: Debian's
@@ -35,7 +38,7 @@ export NSB_KERNEL
 case "$NSB_KERNEL" in
 [0-9]*.[0-9]*) ;;
 *) echo "${0##*/}: error: NSB_KERNEL (KERNEL) must be a version such as 6.1 or 6.12, not '$NSB_KERNEL'" >&2
-   exit 1 ;;
+   exit 2 ;;
 esac
 
 # default_tarball: the tarball of the default source.
@@ -241,6 +244,32 @@ checks_registry() {
 	}' "$def" || die "kernel-patches/checks.def unreadable (see above)"
 }
 
+# checks_funcs TOP: the kernel functions of every check (the FUNCS line
+# after each row of kernel-patches/checks.def: the second line of a row,
+# a quoted list of names), one a line, each once.  A row without that
+# line is an error naming the line.
+checks_funcs() {
+	local def=$1/kernel-patches/checks.def
+	checks_registry "$1" >/dev/null || exit 2
+	awk -v def="$def" '
+	row {
+		row = 0
+		if ($0 !~ /^[ \t]*"[a-z_0-9][a-z_0-9 ]*",$/) {
+			printf "%s:%d: not a FUNCS line (see the header): %s\n", def, NR, $0 >"/dev/stderr"
+			bad = 1
+			exit 1
+		}
+		gsub(/[",]/, "")
+		for (i = 1; i <= NF; i++)
+			if (!($i in seen)) {
+				seen[$i] = 1
+				print $i
+			}
+	}
+	/^NSB_CHECK\(/ { row = 1 }
+	' "$def" || die "kernel-patches/checks.def unreadable (see above)"
+}
+
 # plan_steps PLANS-DIR PLAN: the plan's steps as the guest runs them, one
 # per line: a line continued with '\' joined to the next, comments (a
 # '#' starting a word) and blank lines dropped, and `include NAME`
@@ -276,8 +305,8 @@ plan_steps() {
 # and yields nothing: which LSM a boot has is the boots' business.
 plan_checks() {
 	local reg steps
-	reg=$(checks_registry "$1") || exit 1
-	steps=$(plan_steps "$1/guest/plans" "$2") || exit 1
+	reg=$(checks_registry "$1") || exit 2
+	steps=$(plan_steps "$1/guest/plans" "$2") || exit 2
 	awk -v me="${0##*/}" -v plan="$2" -v reg="$reg" '
 	BEGIN {
 		n = split(reg, row, "\n")
@@ -297,5 +326,5 @@ plan_checks() {
 			exit 1
 		}
 		print name " " lsm[name]
-	}' <<<"$steps" || exit 1
+	}' <<<"$steps" || exit 2
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/base/nsbench.h"
 
 /* scripts/bisect.sh up to three directories above the binary, or -1. */
 static int find_script(char *buf, size_t len)

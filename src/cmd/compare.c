@@ -2,16 +2,16 @@
 /*
  * compare.c — the command line of the comparing commands (compare,
  * report, plot): the options they share, BASE... -- PATCHED..., and
- * `nsbench compare` itself.  The engine is src/lib/compare.c.
+ * `nsbench compare` itself.  The engine is src/lib/stats/compare.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/compare.h"
-#include "src/lib/expect.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/stats/expect.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
 
 /* --- command line ----------------------------------------------------- */

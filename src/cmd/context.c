@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
 
 static json_t *context_json;

@@ -2,19 +2,19 @@
 /*
  * costs.c — `nsbench costs FILE|DIR...`: what each userns mount check
  * costs, from the in-boot check A/B of one toggles kernel (results whose
- * context names nsbench_check; src/lib/costs.h computes the tables), with
- * the provenance; runs of several kernel releases give each release's
- * tables, then the change of each later one against the first.
+ * context names nsbench_check; src/lib/stats/costs.h computes the
+ * tables), with the provenance; runs of several kernel releases give each
+ * release's tables, then the change of each later one against the first.
  * `nsbench report FILE|DIR...` (no "--") is its old spelling.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/costs.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/provenance.h"
-#include "src/lib/xversion.h"
+#include "src/lib/stats/costs.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/render/provenance.h"
+#include "src/lib/stats/xversion.h"
 #include "src/cmd/cli.h"
 
 struct costs_opts {

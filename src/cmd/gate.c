@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gate.c — `nsbench gate [NEW.json...]`: the command line of the CI gate
- * (src/lib/gate.c judges): the newest run against a baseline, the
+ * (src/lib/history/gate.c judges): the newest run against a baseline, the
  * verdicts as text, KTAP or JUnit, exit 1 on a regression.
  */
 #include <math.h>
@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/gate.h"
-#include "src/lib/history.h"
-#include "src/lib/options.h"
+#include "src/lib/history/gate.h"
+#include "src/lib/history/history.h"
+#include "src/lib/base/options.h"
+#include "src/lib/base/prog.h"
 #include "src/cmd/cli.h"
 
 /* What the command line gives besides the gate's own options. */
@@ -165,7 +166,10 @@ int cmd_gate(int argc, char **argv)
 		},
 	};
 	struct nsb_gate *gate = NULL;
-	int ret = parse_args(&g, argc, argv);
+	int ret;
+
+	nsb_set_prog("nsbench gate");	/* libnsb's messages, gate.c's */
+	ret = parse_args(&g, argc, argv);
 
 	g.o.threshold_given = !isnan(g.o.threshold);
 	if (!g.o.threshold_given)

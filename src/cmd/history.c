@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/changepoint.h"
-#include "src/lib/compare.h"
-#include "src/lib/histjudge.h"
-#include "src/lib/history.h"
-#include "src/lib/trend.h"
-#include "src/lib/shquote.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/publish.h"
+#include "src/lib/stats/changepoint.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/history/histjudge.h"
+#include "src/lib/history/history.h"
+#include "src/lib/render/trend.h"
+#include "src/lib/base/shquote.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/history/publish.h"
 #include "src/cmd/cli.h"
 
 enum sub { SUB_APPEND, SUB_ACCEPT, SUB_SHOW, SUB_CHANGES, SUB_PLOT,
@@ -32,6 +32,7 @@ struct hopts {
 	struct nsb_cp_opts cp;
 	struct nsb_trend_opts plot;
 	struct nsb_publish_opts pub;
+	const char *out_dir;	/* --out-dir: plot's or publish's DIR */
 	long false_alarms;	/* series per noise kind, 0: off */
 	char **args;		/* the operands after the options */
 	int nargs;
@@ -52,7 +53,7 @@ static const struct nsb_usage history_usage = {
 "nsbench history changes [--benchmark=RE] [--format=text|json]\n"
 "nsbench history changes --false-alarms[=N]\n"
 "nsbench history plot    [--benchmark=RE] [--out-dir=DIR] ...\n"
-"nsbench history publish --out=DIR [--benchmark=RE] [--costs=FILE] ...",
+"nsbench history publish --out-dir=DIR [--benchmark=RE] [--costs=FILE] ...",
 	.about =
 "The CI history (default " NSB_HISTORY_DEFAULT ", --history=FILE):\n"
 "one JSON line per benchmark per run, appended atomically; corrupt or\n"
@@ -210,16 +211,18 @@ static int parse(struct hopts *o, int argc, char **argv)
 				    "raise a change point with the current\n"
 				    "options", set_false_alarms),
 		OPT_GROUP("plot:"),
-		OPT_STRING("out-dir", &o->plot.out_dir, "DIR",
-			   "where the plots go (default plots)"),
+		OPT_STRING("out-dir", &o->out_dir, "DIR",
+			   "where the plots go (default plots); publish: the\n"
+			   "site's directory (required), an existing DIR\n"
+			   "replaced only if publish wrote it"),
 		OPT_STRING("templates", &o->plot.templates, "DIR",
 			   "the .gp templates (default $NSB_PLOTS, else plots)"),
 		OPT_STRING("stem", &o->plot.stem, "NAME",
 			   "file name stem (default trend)"),
 		OPT_GROUP("publish:"),
 		OPT_STRING("out", &o->pub.out, "DIR",
-			   "the site's directory (required); an existing DIR\n"
-			   "is replaced only if publish wrote it"),
+			   "--out-dir=DIR, the old spelling (deprecated: --out\n"
+			   "is a FILE in every other command)"),
 		OPT_STRING("costs", &o->pub.costs, "FILE",
 			   "the costs.json of 'nsbench costs --json' (default:\n"
 			   "one beside the newest run's results files)"),
@@ -579,8 +582,13 @@ out:
 /* The options `changes` takes decide the site's change points too. */
 static int sub_publish(struct hopts *o, const struct nsb_history *h)
 {
+	if (o->pub.out && !o->out_dir)
+		fprintf(stderr, "nsbench history publish: --out=DIR is "
+			"deprecated; use --out-dir=DIR\n");
+	if (o->out_dir)
+		o->pub.out = o->out_dir;
 	if (!o->pub.out || !*o->pub.out) {
-		fprintf(stderr, "nsbench history publish: no --out=DIR\n");
+		fprintf(stderr, "nsbench history publish: no --out-dir=DIR\n");
 		nsb_usage_hint(&history_usage);
 		return 2;
 	}
@@ -627,6 +635,12 @@ int cmd_history(int argc, char **argv)
 	ret = parse(&o, argc, argv);
 	if (ret)
 		goto out_opts;
+	if (o.out_dir && o.sub != SUB_PUBLISH)
+		o.plot.out_dir = o.out_dir;
+	/* libnsb's messages: the site's and the chart's speak for theirs */
+	nsb_set_prog(o.sub == SUB_PUBLISH ? "nsbench history publish" :
+		     o.sub == SUB_PLOT ? "nsbench history plot" :
+		     "nsbench history");
 	ret = 2;
 	if (o.false_alarms) {
 		ret = sub_false_alarms(&o);

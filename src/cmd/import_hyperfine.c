@@ -2,13 +2,13 @@
 /*
  * import_hyperfine.c — `nsbench import-hyperfine IN.json OUT.json`:
  * hyperfine's --export-json output as an nsbench results file, converted
- * by src/lib/hyperfine.c.
+ * by src/lib/io/hyperfine.c.
  */
 #include <stdio.h>
 
-#include "src/lib/hyperfine.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/io/hyperfine.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
 
 static const struct nsb_usage import_usage = {

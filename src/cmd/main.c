@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/lib/nsbench.h"
+#include "src/lib/base/nsbench.h"
 #include "src/cmd/cli.h"
 
 struct nsb_cmd {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * manifest.c — `nsbench manifest`: the manifest.json of a kernel A/B run
- * (scripts/ab.sh), made by src/lib/manifest.c from what the run left on
+ * (scripts/ab.sh), made by src/lib/io/manifest.c from what the run left on
  * disk, or merged from the manifests of its shards; written atomically.
  */
 #include <stdio.h>
 
-#include "src/lib/manifest.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
+#include "src/lib/io/manifest.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
 
 #define WHO "nsbench manifest"

@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plot.c — `nsbench plot`: charts rendered by gnuplot.  Four modes, each
- * with its own options: `plot [ab]` (a comparison: src/lib/plot.c),
- * `plot costs FILE` (src/lib/costplot.c), `plot profile FILE`
- * (src/lib/profplot.c) and `plot trend FILE` (src/lib/trend.c); their old
- * spellings --costs=FILE, --profile=FILE and --trend=FILE select them too.
+ * plot.c — `nsbench plot`: charts rendered by gnuplot.  Four
+ * modes, each with its own options: `plot [ab]` (a comparison:
+ * src/lib/render/plot.c), `plot costs FILE` (src/lib/render/costplot.c),
+ * `plot profile FILE` (src/lib/render/profplot.c) and `plot trend FILE`
+ * (src/lib/render/trend.c); their old spellings --costs=FILE, --profile=FILE
+ * and --trend=FILE select them too, with a deprecation line on stderr.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/compare.h"
-#include "src/lib/costs.h"
-#include "src/lib/gnuplot.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/plot.h"
-#include "src/lib/profile.h"
-#include "src/lib/trend.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/stats/costs.h"
+#include "src/lib/render/gnuplot.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/render/plot.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/render/trend.h"
 #include "src/cmd/cli.h"
 
 #define WHO		"nsbench plot"
@@ -88,7 +89,7 @@ static const char modes_about[] =
 "  trend    FILE of \"<UTC time> median ci_lo ci_hi [commit]\" rows:\n"
 "           <stem>-trend\n"
 "(`nsbench plot MODE --help`: its options.  The old spellings --costs=FILE,\n"
-"--profile=FILE and --trend=FILE still select those modes.)\n";
+"--profile=FILE and --trend=FILE still select those modes; deprecated.)\n";
 
 static const struct nsb_usage ab_usage = {
 	.who = WHO,
@@ -121,7 +122,7 @@ static const char *const mode_names[NMODES] = {
 #define FILE_MODE(m, text) {						\
 	.who = WHO,							\
 	.synopsis = "nsbench plot " m " [options] FILE\n"		\
-		    "nsbench plot --" m "=FILE [options]  (the old spelling)", \
+		    "nsbench plot --" m "=FILE [options]  (deprecated)", \
 	.about = text,							\
 }
 
@@ -172,17 +173,21 @@ static enum plot_mode plot_mode(int *argc, char **argv)
 
 /*
  * The FILE of a mode that reads one: the operand, or the old --MODE=FILE
- * (*file already set); one of them, once.  0, or 2 after why.
+ * (*file already set, said to be deprecated); one of them, once.  0, or
+ * 2 after why.
  */
 static int one_file(int argc, char **argv, const char **file,
-		    const struct nsb_usage *u)
+		    const char *mode, const struct nsb_usage *u)
 {
 	if (argc == 2 && !*file) {
 		*file = argv[1];
 		return 0;
 	}
-	if (argc == 1 && *file)
+	if (argc == 1 && *file) {
+		fprintf(stderr, WHO ": --%s=FILE is deprecated; use nsbench "
+			"plot %s FILE\n", mode, mode);
 		return 0;
+	}
 	if (argc > 2 || (argc == 2 && *file))
 		fprintf(stderr, WHO ": unknown argument '%s' (one FILE, and "
 			"plot options only)\n", argv[argc - 1]);
@@ -200,7 +205,7 @@ static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
 	const struct nsb_option opts[] = {
 		OPT_PLOT_OUT(o),
 		OPT_STRING(profile ? "profile" : "costs", &file, "FILE",
-			   "FILE, the old way"),
+			   "FILE (deprecated: give it as the operand)"),
 		OPT_STRING("quantity", &o->quantity, "KEY",
 			   "costs: a cache-model quantity instead of the\n"
 			   "instructions (rows[].cache.KEY: loads, l1d_miss,\n"
@@ -214,7 +219,7 @@ static int cmd_plot_rows(struct plot_opts *o, int argc, char **argv,
 
 	if (ret)
 		return ret == NSB_PARSE_HELP ? 0 : ret;
-	if (one_file(argc, argv, &file, u))
+	if (one_file(argc, argv, &file, profile ? "profile" : "costs", u))
 		return 2;
 	o->p.templates = nsb_gp_templates(o->p.templates, WHO);
 	if (!o->p.templates)
@@ -238,7 +243,7 @@ static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)
 		OPT_STRING("title", &o->title, "TEXT", "title of the plot"),
 		OPT_STRING("unit", &o->unit, "TEXT",
 			   "unit of the values (default ns)"),
-		OPT_STRING("trend", &o->trend, "FILE", "FILE, the old way"),
+		OPT_STRING("trend", &o->trend, "FILE", "FILE (deprecated: give it as the operand)"),
 		OPT_END(),
 	};
 	const struct nsb_usage *u = &mode_usage[MODE_TREND];
@@ -248,7 +253,7 @@ static int cmd_plot_trend(struct plot_opts *o, int argc, char **argv)
 
 	if (ret)
 		return ret == NSB_PARSE_HELP ? 0 : ret;
-	if (one_file(argc, argv, &o->trend, u))
+	if (one_file(argc, argv, &o->trend, "trend", u))
 		return 2;
 	/* read before the output directory is made: bad rows write nothing */
 	n = nsb_trend_read(WHO, o->trend, &pts);
@@ -290,6 +295,7 @@ int cmd_plot(int argc, char **argv)
 		},
 	};
 
+	nsb_set_prog(WHO);	/* the plot engines' messages */
 	switch (plot_mode(&argc, argv)) {
 	case MODE_COSTS:
 		return cmd_plot_rows(&o, argc, argv, false);

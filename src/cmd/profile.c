@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/profile.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/stats/profile.h"
 #include "src/cmd/cli.h"
 
 /* --- nsbench profile -------------------------------------------------- */

@@ -2,15 +2,15 @@
 /*
  * profile_import.c — `nsbench profile-import`: one boot's perf profile of
  * a benchmark's timed region as a profile JSON, by
- * src/lib/profile_import.c: its options and their checks.
+ * src/lib/io/profile_import.c: its options and their checks.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/profile.h"
-#include "src/lib/profile_import.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/io/profile_import.h"
 #include "src/cmd/cli.h"
 
 static const struct nsb_usage import_usage = {

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/abtable.h"
-#include "src/lib/compare.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/perfdiff.h"
-#include "src/lib/profile.h"
-#include "src/lib/provenance.h"
+#include "src/lib/render/abtable.h"
+#include "src/lib/stats/compare.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/stats/perfdiff.h"
+#include "src/lib/stats/profile.h"
+#include "src/lib/render/provenance.h"
 #include "src/cmd/cli.h"
 
 struct report_opts {
@@ -32,35 +32,39 @@ static void report(FILE *f, const struct nsb_comparison *c, bool md,
 		   const struct nsb_perf *perf,
 		   const struct nsb_prof_sides *prof)
 {
-	char a[256], b[256], mode[64];
+	struct nsb_sb a = NSB_SB_INIT, b = NSB_SB_INIT, mode = NSB_SB_INIT;
 
-	nsb_ctx_values(&c->base, "patch_series", a, sizeof(a));
-	nsb_ctx_values(&c->patched, "patch_series", b, sizeof(b));
-	nsb_ctx_values(&c->base, "nsbench_mode", mode, sizeof(mode));
+	nsb_ctx_values(&c->base, "patch_series", &a);
+	nsb_ctx_values(&c->patched, "patch_series", &b);
+	nsb_ctx_values(&c->base, "nsbench_mode", &mode);
 	if (md) {
 		fputs("## nsbench: patched (", f);
-		nsb_md_put_text(f, b);
+		nsb_md_put_text(f, nsb_sb_str(&b));
 		fputs(") vs base (", f);
-		nsb_md_put_text(f, a);
+		nsb_md_put_text(f, nsb_sb_str(&a));
 		fputs("), ", f);
-		nsb_md_put_text(f, mode);
+		nsb_md_put_text(f, nsb_sb_str(&mode));
 		fputs("\n\n", f);
 	}
 	else {
-		char line[1024];
+		struct nsb_sb line = NSB_SB_INIT;
 
 		/* wrapped: a series name may be long */
-		snprintf(line, sizeof(line), "nsbench: patched (series %s) vs "
-			 "base (series %s), %s mode", b, a, mode);
+		nsb_sb_addf(&line, "nsbench: patched (series %s) vs base "
+			    "(series %s), %s mode", nsb_sb_str(&b),
+			    nsb_sb_str(&a), nsb_sb_str(&mode));
 		/* icount: a threshold is the user's filter, if any */
 		if (!c->base.icount || c->o.threshold_given)
-			snprintf(line + strlen(line), sizeof(line) -
-				 strlen(line), ", %sthreshold %.1f%%",
-				 c->base.icount ? "your " : "",
-				 c->o.threshold);
-		nsb_wrap(f, "", line);
+			nsb_sb_addf(&line, ", %sthreshold %.1f%%",
+				    c->base.icount ? "your " : "",
+				    c->o.threshold);
+		nsb_wrap(f, "", nsb_sb_str(&line));
 		fputc('\n', f);
+		nsb_sb_release(&line);
 	}
+	nsb_sb_release(&a);
+	nsb_sb_release(&b);
+	nsb_sb_release(&mode);
 	nsb_ab_table_where(f, c, md, prof);
 	if (perf->n)
 		nsb_perf_print(f, md, perf);
@@ -71,7 +75,7 @@ static const struct nsb_usage report_usage = {
 	.who = "nsbench report",
 	.synopsis = "nsbench report [options] BASE... -- PATCHED...\n"
 		    "nsbench report [options] FILE|DIR...  (no \"--\": "
-		    "nsbench costs)",
+		    "nsbench costs; deprecated)",
 	.about = "The comparison as a posting-ready report: plain text of at "
 		 "most 72\ncolumns for an LKML reply, or Markdown; then the "
 		 "provenance of both\nsides and the commands that reproduce "
@@ -96,7 +100,9 @@ static int load_profiles(struct report_opts *ro,
 
 /*
  * Files without "--": the check costs of one toggles kernel, the old
- * spelling of nsbench costs.  No file at all (--help): report's own.
+ * spelling of nsbench costs, kept for scripts written against it and
+ * said to be old on stderr (stdout stays what costs writes).  No file at
+ * all (--help): report's own.
  */
 static bool costs_args(int argc, char **argv)
 {
@@ -143,8 +149,11 @@ int cmd_report(int argc, char **argv)
 	FILE *f;
 	int ret;
 
-	if (costs_args(argc, argv))
+	if (costs_args(argc, argv)) {
+		fputs("nsbench report: FILE|DIR... without \"--\" is deprecated; "
+		      "use nsbench costs\n", stderr);
 		return cmd_costs(argc, argv);
+	}
 	ret = nsb_compare_main(&c, argc, argv, opts, &report_usage);
 	if (ret) {
 		ret = ret == NSB_PARSE_HELP ? 0 : ret;

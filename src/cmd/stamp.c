@@ -2,17 +2,17 @@
 /*
  * stamp.c — `nsbench stamp [OPTION]... FILE...`: the host's values into
  * the results files a guest wrote (guest/run-qemu.sh runs it per boot),
- * by src/lib/stamp.c.
+ * by src/lib/io/stamp.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/cachesim.h"
-#include "src/lib/manifest.h"
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/stamp.h"
+#include "src/lib/io/cachesim.h"
+#include "src/lib/io/manifest.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/io/stamp.h"
 #include "src/cmd/cli.h"
 
 #define WHO "nsbench stamp"

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/nsbench.h"
-#include "src/lib/options.h"
-#include "src/lib/samples.h"
-#include "src/lib/stats.h"
+#include "src/lib/base/nsbench.h"
+#include "src/lib/base/options.h"
+#include "src/lib/io/samples.h"
+#include "src/lib/stats/stats.h"
 #include "src/cmd/cli.h"
 
 #define MAX_COLS 12

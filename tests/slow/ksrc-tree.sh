@@ -51,7 +51,7 @@ ab "$tmp/checks" --checks --ref base
 rc=$?
 ok $rc "--checks --ksrc TREE: the tree's version picks its toggles series"
 [ $rc = 0 ] || tail -n 20 "$tmp/checks.log" | sed 's/^/# /'
-"$nsb" report --json="$tmp/checks.json" "$tmp/checks/B" >"$tmp/checks.txt" 2>&1
+"$nsb" costs --json="$tmp/checks.json" "$tmp/checks/B" >"$tmp/checks.txt" 2>&1
 fams=$(jq -r '[.rows[].seed] | unique | join(" ")' "$tmp/checks.json" 2>/dev/null)
 [ "$fams" = "002 003 004 004/5 005 006" ]
 ok $? "the headline's no-LSM families from the tree: ${fams:-none}"

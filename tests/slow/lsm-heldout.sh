@@ -5,15 +5,15 @@
 # tier: two kernels, twelve SELinux boots).  kernel-patches/6.1/calibration/
 # lsm adds, on top of the toggles series, 303 instructions per inode that
 # SELinux labels from the mountpoint (only on a userns mount made with
-# the selinux switch on) and 1003 per such mount.  The SELinux rows of
-# `make run`'s plan, run on that kernel and on the toggles kernel with the
-# same seeds, are compared column by column (costs.json's rows, src/lib/
-# costs.c cost_cols, and each round's results file, the rounds paired by
-# seed), one test point per row, a failing row named with why.  "Rounds"
-# below: the difference held-out - toggles of every pair of rounds with
-# the same seed; all of them must hold (with 6 rounds, [min, max] is the
-# 96.9 % sign-test interval of their median, the level costs.json uses),
-# and so must the difference of costs.json's pooled estimates.
+# the selinux switch on) and 1003 per such mount.  The SELinux rows
+# of `make run`'s plan, run on that kernel and on the toggles kernel
+# with the same seeds, are compared column by column (costs.json's rows,
+# src/lib/stats/costs.c cost_cols, and each round's results file, the rounds
+# paired by seed), one test point per row, a failing row named with why.
+# "Rounds" below: the difference held-out - toggles of every pair of rounds
+# with the same seed; all of them must hold (with 6 rounds, [min, max]
+# is the 96.9 % sign-test interval of their median, the level costs.json
+# uses), and so must the difference of costs.json's pooled estimates.
 #
 #   shift  (on - off in one boot) held to its truth within 1 % (1 insn
 #          where the truth is 0): +303 per lookup and per open on the

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/lib/options.h"
+#include "src/lib/base/options.h"
 #include "workloads/fixture.h"
 
 /* A name option: its index among name(0..count-1), into *(int *)value. */
