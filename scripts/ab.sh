@@ -802,7 +802,9 @@ report_checks() {
 		ls "$d"/*.json >/dev/null 2>&1 && sdirs+=("$d")
 	done
 	progress "report" "$nsb costs ${sdirs[*]}"
-	"$nsb" costs --out="$out/report.txt" --json="$out/costs.json" \
+	# one call, one computation: every format of the report
+	"$nsb" costs --out="$out/report.txt" --markdown="$out/report.md" \
+		--json="$out/costs.json" \
 		${report_cmd:+--command="$report_cmd"} "${sdirs[@]}" ||
 		die "nsbench costs failed"
 	progress "report" "$out/report.txt"

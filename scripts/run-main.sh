@@ -13,9 +13,9 @@
 #               boot, 6 rounds of three boots (no LSM, SELinux, Smack),
 #               boots in parallel (scripts/ab.sh --checks): results/
 #               run-<UTC>/;
-#   3. report   ab.sh's report (report.txt, costs.json) on screen, then
-#               report.md and the headline plot beside the results and
-#               under plots/.
+#   3. report   ab.sh's report (report.txt, report.md, costs.json: one
+#               nsbench costs call) on screen, then the headline plot
+#               beside the results and under plots/.
 #
 # Environment: O (build dir, default build), NSB_RESULTS (default
 # results), NSB_STAGES (default "native checks"), NSB_MODE (auto|icount|
@@ -129,8 +129,9 @@ stage_checks() {
 	fi
 
 	say "2/3 what each check costs: toggles kernel (Linux $kernel), ${NSB_MODE:-icount} guests, LSM: none${lsms:+ $lsms}"
-	# ab.sh writes the report (report.txt, costs.json), naming $cmd as
-	# what reproduces the run; this stage adds report.md and the plot.
+	# ab.sh writes the report (report.txt, report.md, costs.json) in one
+	# nsbench costs call, naming $cmd as what reproduces the run; this
+	# stage adds the plot, drawn from that costs.json.
 	# shellcheck disable=SC2046
 	scripts/ab.sh --checks $([ "${NSB_STOCK:-0}" = 1 ] && echo --stock) \
 		$([ "${NSB_BOOT_CACHE:-1}" = 0 ] && echo --no-cache) \
@@ -140,11 +141,6 @@ stage_checks() {
 		--report-command "$cmd" --out "$dir"
 
 	say "3/3 report: $dir"
-	set --
-	for d in "$dir"/[AB] "$dir"/[AB]+*; do
-		ls "$d"/*.json >/dev/null 2>&1 && set -- "$@" "$d"
-	done
-	"$O/nsbench" costs --markdown --command="$cmd" --out="$dir/report.md" "$@"
 	"$O/nsbench" plot costs "$dir/costs.json" --out-dir="$dir" --stem=costs >/dev/null
 	# the cache model's two headline quantities on the same panels
 	if [ -n "$cachesim" ]; then

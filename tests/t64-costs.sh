@@ -242,6 +242,20 @@ ok $? "... the old spelling says so in one line on stderr, then what costs says"
 ok $? "nsbench costs --help: its own usage and options"
 "$nsb" help 2>&1 | grep -q '^  costs '
 ok $? "nsbench help lists costs"
+# One call writes every format (ab.sh's report.txt, report.md, costs.json),
+# each what the call for that format alone writes; one release or several.
+for d in "t" "x612 x61"; do
+	set --
+	for s in $d; do set -- "$@" "$tmp/$s"; done
+	"$nsb" costs --out="$tmp/1.txt" --markdown="$tmp/1.md" \
+		--json="$tmp/1.json" --command="make run" "$@" &&
+		"$nsb" costs --out="$tmp/2.txt" --command="make run" "$@" &&
+		"$nsb" costs --markdown --out="$tmp/2.md" --command="make run" "$@" &&
+		"$nsb" costs --json="$tmp/2.json" "$@" >/dev/null &&
+		cmp -s "$tmp/1.txt" "$tmp/2.txt" && cmp -s "$tmp/1.md" "$tmp/2.md" &&
+		cmp -s "$tmp/1.json" "$tmp/2.json" && grep -q '^## ' "$tmp/1.md"
+	ok $? "costs --out --markdown=FILE --json ($d): each as alone"
+done
 "$nsb" report --help >"$tmp/h" && grep -q 'BASE... -- PATCHED' "$tmp/h" &&
 	grep -q 'no "--": nsbench costs' "$tmp/h"
 ok $? "nsbench report --help: report's own, naming the old spelling"

@@ -226,6 +226,17 @@ static void test_large(void)
 	free(y);
 }
 
+/* The levels the reports print are the ones the statistics use. */
+static void test_printed_levels(void)
+{
+	ok(strtod(NSB_ALPHA_S, NULL) == NSB_ALPHA, "NSB_ALPHA_S \"%s\" is "
+	   "NSB_ALPHA", NSB_ALPHA_S);
+	ok(strtod(NSB_POWER_S, NULL) == NSB_POWER, "NSB_POWER_S \"%s\" is "
+	   "NSB_POWER", NSB_POWER_S);
+	ok(fabs(NSB_CI_PCT - 100 * (1 - NSB_ALPHA)) < 1e-9, "NSB_CI_S \"%s\" "
+	   "is 100 (1 - NSB_ALPHA)", NSB_CI_S);
+}
+
 int main(void)
 {
 	size_t i;
@@ -240,5 +251,6 @@ int main(void)
 	test_power();
 	test_selection();
 	test_large();
+	test_printed_levels();
 	return done_testing();
 }

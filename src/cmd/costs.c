@@ -20,6 +20,7 @@
 struct costs_opts {
 	bool markdown;
 	const char *out, *json, *command;
+	const char *md_file;	/* --markdown=FILE */
 };
 
 static const struct nsb_usage costs_usage = {
@@ -40,12 +41,26 @@ static const struct nsb_usage costs_usage = {
 		  "nsbench report BASE... -- PATCHED...)\n",
 };
 
+/* --markdown: --out (or stdout) in Markdown; --markdown=FILE: FILE too. */
+static int markdown_cb(const struct nsb_option *opt, const char *arg)
+{
+	struct costs_opts *o = opt->value;
+
+	if (arg)
+		o->md_file = arg;
+	else
+		o->markdown = true;
+	return 0;
+}
+
 /* The options, then argv[1..*argc) the files; 0, NSB_PARSE_HELP or 2. */
 static int costs_parse(int *argc, char **argv, struct costs_opts *o)
 {
 	const struct nsb_option opts[] = {
-		OPT_BOOL("markdown", &o->markdown,
-			 "Markdown instead of plain text"),
+		OPT_CALLBACK_OPTARG("markdown", o, "FILE",
+				    "Markdown instead of plain text; with "
+				    "FILE,\nalso the Markdown report in FILE",
+				    markdown_cb),
 		OPT_STRING("out", &o->out, "FILE",
 			   "write FILE (atomically) instead of stdout"),
 		OPT_STRING("json", &o->json, "FILE",
@@ -66,28 +81,91 @@ static int costs_parse(int *argc, char **argv, struct costs_opts *o)
 	return 0;
 }
 
-static int costs_write(const struct nsb_costs *c, const struct costs_opts *o)
+static void costs_report(FILE *f, const struct nsb_costs *c,
+			 const struct costs_opts *o, bool markdown)
+{
+	if (markdown)
+		fprintf(f, "## nsbench: what each userns mount check costs\n\n");
+	else
+		fprintf(f, "nsbench: what each userns mount check costs\n\n");
+	nsb_costs_print(f, c, markdown);
+	nsb_prov_costs(f, markdown, c, o->command);
+}
+
+/* --- one call, every format -------------------------------------------- */
+
+struct costs_input {
+	const struct nsb_xv_side *xv;
+	size_t n;
+};
+
+static int xv_report(FILE *f, const struct nsb_xv_side *xv, size_t n,
+		     const struct costs_opts *o, bool markdown);
+
+/* The report in one format, to path (atomically) or, if NULL, stdout. */
+static int emit(const struct costs_input *in, const struct costs_opts *o,
+		const char *path, bool markdown)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
+	FILE *f = path ? open_memstream(&text, &len) : stdout;
 	int ret = 0;
 
 	if (!f)
 		return 2;
-	if (o->markdown)
-		fprintf(f, "## nsbench: what each userns mount check costs\n\n");
+	if (in->n == 1)
+		costs_report(f, &in->xv[0].costs, o, markdown);
 	else
-		fprintf(f, "nsbench: what each userns mount check costs\n\n");
-	nsb_costs_print(f, c, o->markdown);
-	nsb_prov_costs(f, o->markdown, c, o->command);
-	if (o->out) {
+		ret = xv_report(f, in->xv, in->n, o, markdown);
+	if (path) {
 		fclose(f);
-		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
+		if (!ret)
+			ret = nsb_write_file_atomic(path, text, len) ? 2 : 0;
 	}
 	free(text);
+	return ret;
+}
+
+/* One release's rows, or each release's and the changes between them. */
+static json_t *costs_json(const struct costs_input *in)
+{
+	json_t *j, *vers, *cross;
+	size_t i;
+
+	if (in->n == 1)
+		return nsb_costs_json(&in->xv[0].costs);
+	j = json_object();
+	vers = json_object();
+	cross = json_array();
+	for (i = 1; j && vers && cross && i < in->n; i++)
+		json_array_append_new(cross, nsb_xv_json(&in->xv[0],
+							 &in->xv[i]));
+	for (i = 0; j && vers && cross && i < in->n; i++)
+		json_object_set_new(vers, in->xv[i].version,
+				    nsb_costs_json(&in->xv[i].costs));
+	if (j && vers && cross) {
+		json_object_set(j, "versions", vers);
+		json_object_set(j, "cross_version", cross);
+	}
+	json_decref(vers);
+	json_decref(cross);
+	return j;
+}
+
+/*
+ * Every format from one load and one computation: --out (or stdout),
+ * --markdown=FILE, --json, as ab.sh writes report.txt, report.md and
+ * costs.json in one call.
+ */
+static int costs_write(const struct costs_input *in,
+		       const struct costs_opts *o)
+{
+	int ret = emit(in, o, o->out, o->markdown);
+
+	if (!ret && o->md_file)
+		ret = emit(in, o, o->md_file, true);
 	if (!ret && o->json) {
-		json_t *j = nsb_costs_json(c);
+		json_t *j = costs_json(in);
 
 		ret = !j || nsb_json_write_atomic(o->json, j) ? 2 : 0;
 		json_decref(j);
@@ -164,53 +242,26 @@ static int xv_load(struct nsb_xv_side *xv, size_t *n, char **files)
  * Runs of several kernel versions: each version's report, one after
  * the other, then the change of each later version against the first.
  */
-static int xv_write(const struct nsb_xv_side *xv, size_t n,
-		    const struct costs_opts *o)
+static int xv_report(FILE *f, const struct nsb_xv_side *xv, size_t n,
+		     const struct costs_opts *o, bool markdown)
 {
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f = o->out ? open_memstream(&text, &len) : stdout;
-	json_t *j = json_object(), *vers = json_object(), *cross = json_array();
-	int ret = 2;
+	size_t i;
 
-	if (!f || !j || !vers || !cross)
-		goto out;
-	fprintf(f, o->markdown ? "## nsbench: what each userns mount check "
+	fprintf(f, markdown ? "## nsbench: what each userns mount check "
 		"costs, on %zu kernel releases\n\n" : "nsbench: what each "
 		"userns mount check costs, on %zu kernel releases\n\n", n);
 	for (i = 1; i < n; i++) {
-		if (nsb_xv_print(f, &xv[0], &xv[i], o->markdown))
-			goto out;
-		json_array_append_new(cross, nsb_xv_json(&xv[0], &xv[i]));
+		if (nsb_xv_print(f, &xv[0], &xv[i], markdown))
+			return 2;
 		fputc('\n', f);
 	}
 	for (i = 0; i < n; i++) {
-		fprintf(f, o->markdown ? "\n## Linux %s\n\n" :
+		fprintf(f, markdown ? "\n## Linux %s\n\n" :
 			"\n== Linux %s ==\n\n", xv[i].release);
-		nsb_costs_print(f, &xv[i].costs, o->markdown);
-		nsb_prov_costs(f, o->markdown, &xv[i].costs,
-			       o->command);
-		json_object_set_new(vers, xv[i].version,
-				    nsb_costs_json(&xv[i].costs));
+		nsb_costs_print(f, &xv[i].costs, markdown);
+		nsb_prov_costs(f, markdown, &xv[i].costs, o->command);
 	}
-	ret = 0;
-	if (o->out) {
-		fclose(f);
-		f = NULL;
-		ret = nsb_write_file_atomic(o->out, text, len) ? 2 : 0;
-	}
-	json_object_set(j, "versions", vers);
-	json_object_set(j, "cross_version", cross);
-	if (!ret && o->json)
-		ret = nsb_json_write_atomic(o->json, j) ? 2 : 0;
-out:
-	if (f && f != stdout)
-		fclose(f);
-	free(text);
-	json_decref(vers);
-	json_decref(cross);
-	json_decref(j);
-	return ret;
+	return 0;
 }
 
 int cmd_costs(int argc, char **argv)
@@ -227,12 +278,13 @@ int cmd_costs(int argc, char **argv)
 	ret = 2;
 	if (!files || xv_load(xv, &n, files))
 		goto out;
-	if (n == 1)
-		ret = costs_write(&xv[0].costs, &o);
-	else if (n > 1)
-		ret = xv_write(xv, n, &o);
-	else
+	if (n) {
+		struct costs_input in = { xv, n };
+
+		ret = costs_write(&in, &o);
+	} else {
 		fprintf(stderr, "nsbench costs: no results files\n");
+	}
 out:
 	for (i = 0; files && files[i]; i++)
 		free(files[i]);

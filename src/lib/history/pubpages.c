@@ -92,15 +92,6 @@ static int page_close(FILE *f)
 
 /* --- shared pieces ----------------------------------------------------- */
 
-static const char *verdict_class(enum nsb_verdict v)
-{
-	switch (v) {
-	case NSB_SLOWER:	return "regression";
-	case NSB_FASTER:	return "improvement";
-	default:		return nsb_verdict_name(v);
-	}
-}
-
 /* A run's id, linked to its report (or results file) where one is. */
 static void run_cell(FILE *f, const struct nsb_pub *p, const char *run,
 		     const char *up)
@@ -147,7 +138,7 @@ static void latest_cells(FILE *f, const struct nsb_pub_bench *b)
 
 	if (!b->n || strcmp(b->last->status, "ok")) {
 		fprintf(f, "<td class=\"num\">-</td><td class=\"%s\">%s</td>"
-			"<td>", verdict_class(b->verdict),
+			"<td>", nsb_verdict_change(b->verdict),
 			nsb_verdict_name(b->verdict));
 		nsb_html_put(f, b->last->why ? b->last->why :
 			     b->last->status);
@@ -156,7 +147,7 @@ static void latest_cells(FILE *f, const struct nsb_pub_bench *b)
 	}
 	nsb_fmt_value(v, sizeof(v), b->last->median, b->vkind);
 	fprintf(f, "<td class=\"num\">%s</td><td class=\"%s\">%s</td><td>",
-		v, verdict_class(b->verdict), verdict_class(b->verdict));
+		v, nsb_verdict_change(b->verdict), nsb_verdict_change(b->verdict));
 	if (b->base) {
 		fprintf(f, "%+.2f %% [%+.2f, %+.2f] against ", b->pct[0],
 			b->pct[1], b->pct[2]);
@@ -499,41 +490,106 @@ static const char *str_of(json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* One row as `nsbench report` prints it: off, shift [CI], %, verdict. */
-static void cost_row(FILE *f, json_t *r)
+/*
+ * The table as `nsbench costs` prints it (off, shift [CI], %, verdict),
+ * its rows those of costs.json: one column description (table.h), drawn
+ * by the table model's HTML renderer.
+ */
+#define JROW(row)	((json_t *)(row))
+
+static void sw_cell(char *buf, size_t len, const void *row, const void *ctx,
+		    enum nsb_tfmt fmt)
 {
-	json_t *sh = json_object_get(r, "shift");
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s (%s)", str_of(JROW(row), "switch"),
+		 str_of(JROW(row), "seed"));
+}
+
+static void lsm_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", str_of(JROW(row), "lsm"));
+}
+
+static void label_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", str_of(JROW(row), "label"));
+}
+
+static void off_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	double off = num_of(JROW(row), "off");
+
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "-");
+	if (isfinite(off))
+		nsb_fmt_insn(buf, len, off);
+}
+
+static void shift_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	json_t *sh = json_object_get(JROW(row), "shift");
 	struct nsb_interval s = { num_of(sh, "est"), num_of(sh, "lo"),
 				  num_of(sh, "hi"), num_of(sh, "level") };
-	char off[32] = "-", shift[64] = "-";
-	const char *v = str_of(r, "verdict");
 
-	if (isfinite(num_of(r, "off")))
-		nsb_fmt_insn(off, sizeof(off), num_of(r, "off"));
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "-");
 	if (json_is_object(sh) && isfinite(s.est))
-		nsb_fmt_shift(shift, sizeof(shift), &s);
-	fputs("<tr><td>", f);
-	nsb_html_printf(f, "%s (%s)", str_of(r, "switch"), str_of(r, "seed"));
-	fputs("</td><td>", f);
-	nsb_html_put(f, str_of(r, "lsm"));
-	fputs("</td><td class=\"name\">", f);
-	nsb_html_put(f, str_of(r, "label"));
-	fputs("</td><td class=\"num\">", f);
-	nsb_html_put(f, off);
-	fputs("</td><td class=\"num\">", f);
-	nsb_html_put(f, shift);
-	if (isfinite(num_of(r, "pct")))
-		fprintf(f, "</td><td class=\"num\">%+.2f", num_of(r, "pct"));
-	else
-		fputs("</td><td class=\"num\">-", f);
-	fprintf(f, "</td><td class=\"%s\">", !strncmp(v, "slower", 6) ?
-		"regression" : !strncmp(v, "faster", 6) ? "improvement" :
-		"same");
-	nsb_html_put(f, v);
-	if (json_is_true(json_object_get(r, "unreliable")))
-		fputs(" (A/A beyond the limit)", f);
-	fputs("</td></tr>\n", f);
+		nsb_fmt_shift(buf, len, &s);
 }
+
+static void pct_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	double pct = num_of(JROW(row), "pct");
+
+	(void)ctx, (void)fmt;
+	if (isfinite(pct))
+		snprintf(buf, len, "%+.2f", pct);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void cost_verdict_cell(char *buf, size_t len, const void *row,
+			      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s%s", str_of(JROW(row), "verdict"),
+		 json_is_true(json_object_get(JROW(row), "unreliable")) ?
+		 " (A/A beyond the limit)" : "");
+}
+
+static const char *name_class(const void *row, const void *ctx)
+{
+	(void)row, (void)ctx;
+	return "name";
+}
+
+static const char *verdict_class(const void *row, const void *ctx)
+{
+	(void)ctx;
+	return nsb_verdict_change(nsb_verdict_of(str_of(JROW(row),
+							"verdict")));
+}
+
+static const struct nsb_col site_cost_cols[] = {
+	{ .head = "switch", .flags = NSB_COL_MD, .cell = sw_cell },
+	{ .head = "LSM", .flags = NSB_COL_MD, .cell = lsm_cell },
+	{ .head = "row", .flags = NSB_COL_MD, .cell = label_cell,
+	  .html_class = name_class },
+	{ .head = "off", .flags = NSB_COL_MD | NSB_COL_RIGHT,
+	  .cell = off_cell },
+	{ .head = "shift [CI]", .flags = NSB_COL_MD | NSB_COL_RIGHT,
+	  .cell = shift_cell },
+	{ .head = "%", .flags = NSB_COL_MD | NSB_COL_RIGHT, .cell = pct_cell },
+	{ .head = "verdict", .flags = NSB_COL_MD, .cell = cost_verdict_cell,
+	  .html_class = verdict_class },
+};
 
 static void cost_provenance(FILE *f, json_t *prov)
 {
@@ -556,6 +612,9 @@ static void cost_provenance(FILE *f, json_t *prov)
 int nsb_pub_costs(struct nsb_pub *p)
 {
 	FILE *f = page_open(p, "costs.html", "Check costs", "");
+	struct nsb_table t = { .cols = site_cost_cols,
+			       .n = NSB_ARRAY_SIZE(site_cost_cols),
+			       .indent = "" };
 	json_t *r;
 	size_t i;
 
@@ -568,14 +627,12 @@ int nsb_pub_costs(struct nsb_pub *p)
 	      "cost per operation, switch on against off in the same boot; "
 	      "unit: ", f);
 	nsb_html_put(f, str_of(p->costs, "unit"));
-	fputs(". Verdicts as the report gives them.</p>\n<table><thead><tr>"
-	      "<th>switch</th><th>LSM</th><th>row</th><th class=\"num\">off"
-	      "</th><th class=\"num\">shift [CI]</th><th class=\"num\">%</th>"
-	      "<th>verdict</th></tr></thead><tbody>\n", f);
+	fputs(". Verdicts as the report gives them.</p>\n", f);
+	nsb_table_head(f, &t, NSB_HTML);
 	json_array_foreach(json_object_get(p->costs, "rows"), i, r)
 		if (json_is_object(r))
-			cost_row(f, r);
-	fputs("</tbody></table>\n", f);
+			nsb_table_row(f, &t, r, NSB_HTML);
+	nsb_table_end(f, &t, NSB_HTML);
 	cost_provenance(f, json_object_get(p->costs, "provenance"));
 	return page_close(f);
 }

@@ -169,7 +169,7 @@ static const struct nsb_col ab_cols[] = {
 	  .cell = base_cell },
 	{ .head = "patch", .md_head = "patched", .width = 6,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = patched_cell },
-	{ .head = "shift [95% CI]", .width = 20, .flags = BOTH,
+	{ .head = "shift [" NSB_CI_S "% CI]", .width = 20, .flags = BOTH,
 	  .cell = shift_cell },
 	{ .head = "% op", .md_head = "% of op", .width = 6,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = pct_cell },
@@ -251,7 +251,8 @@ static void text_table(FILE *f, const struct nsb_table *t,
 	snprintf(line, sizeof(line), "What the patch costs: %s per op on "
 		 "the base and the patched kernel; shift = patched - base "
 		 "(paired rows: median of per-round differences, sign-test "
-		 "95%% CI; unpaired: Hodges-Lehmann, Moses 95%% CI); %% of "
+		 NSB_CI_S "%% CI; unpaired: Hodges-Lehmann, Moses " NSB_CI_S
+		 "%% CI); %% of "
 		 "the op; verdict against %s.", c->base.icount ?
 		 "instructions" : "ns", band);
 	nsb_wrap(f, "", line);
@@ -291,16 +292,11 @@ static void md_table(FILE *f, const struct nsb_table *t,
 		nsb_prof_sides_where(f, p, c, i, true);
 }
 
-void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown)
-{
-	nsb_ab_table_where(f, c, markdown, NULL);
-}
-
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p)
 {
-	struct nsb_table t = { ab_cols, sizeof(ab_cols) / sizeof(*ab_cols), c,
-			       "  " };
+	struct nsb_table t = { .cols = ab_cols, .n = NSB_ARRAY_SIZE(ab_cols),
+			       .ctx = c, .indent = "  " };
 	char line[400];
 
 	if (markdown)

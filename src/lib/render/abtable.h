@@ -14,10 +14,9 @@ struct nsb_prof_sides;
 
 /*
  * Per benchmark family, base and patched per op, the shift with its CI,
- * % of the op, verdict, and the A/A residual where an A/A side was given.
+ * % of the op, verdict, and the A/A residual where an A/A side was given;
+ * with the "where it goes" blocks of p (profile.h), if any.
  */
-void nsb_ab_table(FILE *f, const struct nsb_comparison *c, bool markdown);
-/* The same with the "where it goes" blocks of p (profile.h), if any. */
 void nsb_ab_table_where(FILE *f, const struct nsb_comparison *c,
 			bool markdown, const struct nsb_prof_sides *p);
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare_out.c — a comparison's rows as a 72-column text table,
- * Markdown and JSON (nsbench compare, report).
+ * Markdown, HTML and JSON (nsbench compare, report), all from one
+ * description of its columns (table.h); the text table adds under each
+ * row the lines a cell cannot hold (its name, the icount shift, why it is
+ * noisy, its A/A residual, its rounds).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +13,6 @@
 #include "src/lib/stats/compare.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/render/table.h"
-
-#define COLS		72
 
 /* --- formatting ------------------------------------------------------- */
 
@@ -68,7 +69,8 @@ void nsb_rule_text(char *buf, size_t len, const struct nsb_comparison *c)
 		return;
 	}
 	snprintf(buf, len, "Rule (%s): verdicts against +-%g%% of the base "
-		 "median (--threshold): slower/faster when p < 0.05 and the "
+		 "median (--threshold): slower/faster when p < " NSB_ALPHA_S
+		 " and the "
 		 "shift lies beyond it, same when the whole CI lies inside "
 		 "it, noisy otherwise (with the MDE).", mode ? mode : "native",
 		 c->o.threshold);
@@ -133,7 +135,7 @@ void nsb_wrap_hang(FILE *f, const char *first, const char *rest,
 	while (*p) {
 		size_t w = strcspn(p, " ");
 
-		if (col && col + 1 + w > COLS) {
+		if (col && col + 1 + w > NSB_COLS) {
 			fputc('\n', f);
 			col = 0;
 		}
@@ -169,17 +171,225 @@ static void text_name(FILE *f, const struct nsb_row *r, size_t skip)
 		snprintf(tag, sizeof(tag), "  (paired, %zu rounds)",
 			 r->e.rounds);
 	len = strlen(name);
-	room = COLS - strlen(tag);
+	room = NSB_COLS - strlen(tag);
 	if (len > room)
 		fprintf(f, "...%s%s\n", name + len - (room - 3), tag);
 	else
 		fprintf(f, "%s%s\n", name, tag);
 }
 
+/* --- the table: one description of its columns ------------------------ */
+
+#define CROW(row)	((const struct nsb_row *)(row))
+#define CMP(ctx)	((const struct nsb_comparison *)(ctx))
+
+/* A skipped or failed row has no value but its name and verdict. */
+static bool has_value(const struct nsb_row *r)
+{
+	return r->e.verdict < NSB_SKIP;
+}
+
+static void name_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", CROW(row)->name);
+}
+
+static void n_cell(char *buf, size_t len, const void *row, const void *ctx,
+		   enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (!has_value(r))
+		return;
+	if (r->e.paired)
+		snprintf(buf, len, "%zu rounds", r->e.rounds);
+	else
+		snprintf(buf, len, "%zu / %zu", r->sa.n, r->sb.n);
+}
+
+/* paired: the per-round base median and base + shift */
+static void base_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)fmt;
+	*buf = 0;
+	if (has_value(r))
+		nsb_fmt_value(buf, len, r->e.paired ? r->e.base :
+			      r->sa.median, CMP(ctx)->base.icount);
+}
+
+static void patched_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	(void)fmt;
+	*buf = 0;
+	if (has_value(r))
+		nsb_fmt_value(buf, len, r->e.paired ? r->e.base +
+			      r->e.shift.est : r->sb.median,
+			      CMP(ctx)->base.icount);
+}
+
+static void delta_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+
+	*buf = 0;
+	if (!has_value(r))
+		return;
+	if (fmt == NSB_TEXT)
+		snprintf(buf, len, "%+.1f%%", r->e.pct);
+	else if (CMP(ctx)->base.icount)
+		/* icount resolves single instructions: show them */
+		snprintf(buf, len, "%+.1f insn (%+.2f %%)", r->e.shift.est,
+			 r->e.pct);
+	else
+		snprintf(buf, len, "%+.1f %%", r->e.pct);
+}
+
+/* text: two blanks before it, as before the verdict */
+static void ci_cell(char *buf, size_t len, const void *row, const void *ctx,
+		    enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+	bool text = fmt == NSB_TEXT;
+
+	(void)ctx;
+	*buf = 0;
+	if (!has_value(r))
+		return;
+	if (text)
+		*buf = ' ';
+	fmt_ci(buf + text, len - text, &r->e);
+}
+
+static void p_cell(char *buf, size_t len, const void *row, const void *ctx,
+		   enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (has_value(CROW(row)))
+		nsb_fmt_p(buf, len, CROW(row)->e.p);
+}
+
+static void mde_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (has_value(CROW(row)))
+		snprintf(buf, len, "%.1f %%", CROW(row)->e.mde_pct);
+}
+
+/*
+ * The verdict; in Markdown and HTML with what qualifies it (the A/A
+ * band, under the threshold, the note), the text table's lines below.
+ */
+static void verdict_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = row;
+	const char *v = nsb_verdict_name(r->e.verdict);
+	char under[96];
+	bool md = fmt == NSB_MD;
+
+	if (fmt == NSB_TEXT) {
+		snprintf(buf, len, " %s", v);
+		return;
+	}
+	if (!has_value(r)) {
+		snprintf(buf, len, "%s: %s", v, r->e.note);
+		return;
+	}
+	nsb_fmt_under(under, sizeof(under), ctx, &r->e);
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s%s", md ? "**" : "", v,
+		 md ? "**" : "", r->e.band > NSB_ICOUNT_BAND ? md ? " \\*" :
+		 " *" : "", *under ? " (" : "", under, *under ? ")" : "",
+		 *r->e.note ? ": " : "", r->e.note);
+}
+
+static json_t *summary_json(const struct nsb_summary *s);
+static json_t *effect_json(const struct nsb_effect *e);
+
+NSB_ROW_JSON(verdict_json, struct nsb_row,
+	     json_string(nsb_verdict_name(r->e.verdict)))
+NSB_ROW_JSON(skipped_json, struct nsb_row,
+	     json_pack("{s:I,s:I}", "base", (json_int_t)r->a->skipped,
+		       "patched", (json_int_t)r->b->skipped))
+NSB_ROW_JSON(errors_json, struct nsb_row,
+	     json_pack("{s:I,s:I}", "base", (json_int_t)r->a->errors,
+		       "patched", (json_int_t)r->b->errors))
+NSB_ROW_JSON(note_json, struct nsb_row,
+	     has_value(r) ? NULL : json_string(r->e.note))
+NSB_ROW_JSON(sa_json, struct nsb_row,
+	     has_value(r) ? summary_json(&r->sa) : NULL)
+NSB_ROW_JSON(sb_json, struct nsb_row,
+	     has_value(r) ? summary_json(&r->sb) : NULL)
+NSB_ROW_JSON(effect_row_json, struct nsb_row,
+	     has_value(r) ? effect_json(&r->e) : NULL)
+NSB_ROW_JSON(holm_json, struct nsb_row,
+	     has_value(r) ? nsb_json_num(r->p_holm) : NULL)
+NSB_ROW_JSON(aa_json, struct nsb_row,
+	     has_value(r) && r->has_aa ? effect_json(&r->aa) : NULL)
+
+#define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
+
+/*
+ * The columns of nsbench compare's table.  The text table's "delta" is
+ * the % alone; the verdict's qualifiers go on lines of their own there.
+ * JSON: the effect's keys (test, shift, p, ...) in the row itself.
+ */
+static const struct nsb_col compare_cols[] = {
+	{ .head = "benchmark", .flags = NSB_COL_MD | NSB_COL_CODE,
+	  .cell = name_cell, .key = "name", .json_at = 0,
+	  .json = nsb_cell_json },
+	{ .head = "n", .flags = NSB_COL_MD | NSB_COL_RIGHT, .cell = n_cell },
+	{ .head = "base", .width = 12, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = base_cell },
+	{ .head = "patched", .width = 12, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = patched_cell },
+	{ .head = "delta", .width = 8, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = delta_cell },
+	{ .head = " " NSB_CI_S "% CI", .md_head = NSB_CI_S " % CI",
+	  .width = 17, .flags = BOTH, .cell = ci_cell },
+	{ .head = "p", .width = 6, .flags = BOTH | NSB_COL_RIGHT,
+	  .cell = p_cell },
+	{ .head = "MDE", .flags = NSB_COL_MD | NSB_COL_RIGHT,
+	  .cell = mde_cell },
+	{ .head = " verdict", .md_head = "verdict", .flags = BOTH,
+	  .cell = verdict_cell, .key = "verdict", .json_at = 1,
+	  .json = verdict_json },
+	{ .key = "skipped", .json_at = 2, .json = skipped_json },
+	{ .key = "errors", .json_at = 3, .json = errors_json },
+	{ .key = "note", .json_at = 4, .json = note_json },
+	{ .key = "base", .json_at = 5, .json = sa_json },
+	{ .key = "patched", .json_at = 6, .json = sb_json },
+	{ .key = "effect", .json_at = 7, .json = effect_row_json,
+	  .flags = NSB_COL_JSON_MERGE },
+	{ .key = "p_holm", .json_at = 8, .json = holm_json },
+	{ .key = "aa", .json_at = 9, .json = aa_json },
+};
+
+static struct nsb_table compare_table(const struct nsb_comparison *c)
+{
+	return (struct nsb_table){ .cols = compare_cols,
+				   .n = NSB_ARRAY_SIZE(compare_cols),
+				   .ctx = c, .indent = "  " };
+}
+
 static void text_row(FILE *f, const struct nsb_comparison *c,
 		     const struct nsb_row *r, size_t skip)
 {
-	char a[24], b[24], ci[40], p[16], line[400];
+	struct nsb_table t = compare_table(c);
+	char ci[40], line[400];
 	bool ic = c->base.icount;
 
 	text_name(f, r, skip);
@@ -189,14 +399,7 @@ static void text_row(FILE *f, const struct nsb_comparison *c,
 		nsb_wrap(f, "    ", line);
 		return;
 	}
-	nsb_fmt_value(a, sizeof(a), r->e.paired ? r->e.base : r->sa.median,
-		      ic);
-	nsb_fmt_value(b, sizeof(b), r->e.paired ? r->e.base + r->e.shift.est
-		      : r->sb.median, ic);
-	fmt_ci(ci, sizeof(ci), &r->e);
-	nsb_fmt_p(p, sizeof(p), r->e.p);
-	fprintf(f, "  %12s %12s %+7.1f%%  %-16s %6s  %s\n", a, b,
-		r->e.pct, ci, p, nsb_verdict_name(r->e.verdict));
+	nsb_table_row(f, &t, r, NSB_TEXT);
 	if (ic) {
 		char under[96];
 
@@ -261,15 +464,17 @@ static void text_notes(FILE *f, const struct nsb_comparison *c)
 	nsb_rule_text(line, sizeof(line), c);
 	nsb_wrap(f, "", line);
 	nsb_wrap(f, "", "delta: patched vs base in % of the base median; "
-		 "unpaired rows: Hodges-Lehmann shift, Moses 95% CI, "
+		 "unpaired rows: Hodges-Lehmann shift, Moses " NSB_CI_S "% CI, "
 		 "Mann-Whitney U p; paired rows: median of per-round "
-		 "differences, sign-test 95% CI, Wilcoxon signed-rank p. "
-		 "MDE: minimum detectable effect (alpha 0.05, power 0.8).");
+		 "differences, sign-test " NSB_CI_S
+		 "% CI, Wilcoxon signed-rank p. "
+		 "MDE: minimum detectable effect (alpha " NSB_ALPHA_S ", power "
+		 NSB_POWER_S ").");
 	if (tested > 1) {
 		snprintf(line, sizeof(line), "p-values are per row, not "
 			 "adjusted for the %zu comparisons; with Holm's "
 			 "adjustment %zu of %zu slower/faster verdicts keep "
-			 "p < 0.05.", tested, c->holm_kept,
+			 "p < " NSB_ALPHA_S ".", tested, c->holm_kept,
 			 c->count[NSB_SLOWER] + c->count[NSB_FASTER]);
 		nsb_wrap(f, "", line);
 	}
@@ -301,13 +506,13 @@ static void text_rounds(FILE *f, const struct nsb_comparison *c,
 
 void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 {
+	struct nsb_table t = compare_table(c);
 	size_t skip = common_prefix(c), i;
 
 	if (skip)
 		fprintf(f, "Benchmarks under %.*s\n", (int)skip,
 			c->rows[0].name);
-	fprintf(f, "  %12s %12s %8s  %-16s %6s  %s\n", "base", "patched",
-		"delta", "95% CI", "p", "verdict");
+	nsb_table_head(f, &t, NSB_TEXT);
 	for (i = 0; i < c->n; i++) {
 		text_row(f, c, &c->rows[i], skip);
 		if (c->o.show_rounds)
@@ -317,52 +522,25 @@ void nsb_print_text(FILE *f, const struct nsb_comparison *c)
 	text_notes(f, c);
 }
 
+/* The table alone, in Markdown or HTML: the same columns either way. */
+void nsb_compare_table(FILE *f, const struct nsb_comparison *c,
+		       enum nsb_tfmt fmt)
+{
+	struct nsb_table t = compare_table(c);
+	size_t i;
+
+	nsb_table_head(f, &t, fmt);
+	for (i = 0; i < c->n; i++)
+		nsb_table_row(f, &t, &c->rows[i], fmt);
+	nsb_table_end(f, &t, fmt);
+}
+
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 {
-	char a[24], b[24], ci[40], p[16], d[160], rule[400], under[96];
+	char ci[40], d[160], rule[400];
 	size_t i;
-	bool ic = c->base.icount;
 
-	fprintf(f, "| benchmark | n | base | patched | delta | 95 %% CI | "
-		"p | MDE | verdict |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---|---:|---:|---|\n");
-	for (i = 0; i < c->n; i++) {
-		const struct nsb_row *r = &c->rows[i];
-
-		if (r->e.verdict >= NSB_SKIP) {
-			fputs("| ", f);
-			nsb_md_put_code(f, r->name);
-			fprintf(f, " | | | | | | | | %s: %s |\n",
-				nsb_verdict_name(r->e.verdict), r->e.note);
-			continue;
-		}
-		/* paired: the per-round base median and base + shift */
-		nsb_fmt_value(a, sizeof(a), r->e.paired ? r->e.base :
-			      r->sa.median, ic);
-		nsb_fmt_value(b, sizeof(b), r->e.paired ? r->e.base +
-			      r->e.shift.est : r->sb.median, ic);
-		fmt_ci(ci, sizeof(ci), &r->e);
-		nsb_fmt_p(p, sizeof(p), r->e.p);
-		fputs("| ", f);
-		nsb_md_put_code(f, r->name);
-		if (r->e.paired)
-			fprintf(f, " | %zu rounds ", r->e.rounds);
-		else
-			fprintf(f, " | %zu / %zu ", r->sa.n, r->sb.n);
-		/* icount resolves single instructions: show them */
-		if (ic)
-			snprintf(d, sizeof(d), "%+.1f insn (%+.2f %%)",
-				 r->e.shift.est, r->e.pct);
-		else
-			snprintf(d, sizeof(d), "%+.1f %%", r->e.pct);
-		nsb_fmt_under(under, sizeof(under), c, &r->e);
-		fprintf(f, "| %s | %s | %s | %s | %s | %.1f %% | "
-			"**%s**%s%s%s%s%s%s |\n", a, b, d, ci, p, r->e.mde_pct,
-			nsb_verdict_name(r->e.verdict),
-			r->e.band > NSB_ICOUNT_BAND ? " \\*" : "",
-			*under ? " (" : "", under, *under ? ")" : "",
-			*r->e.note ? ": " : "", r->e.note);
-	}
+	nsb_compare_table(f, c, NSB_MD);
 	nsb_fmt_counts(d, sizeof(d), c);
 	fprintf(f, "\n%s", d);
 	if (!c->base.icount)
@@ -374,7 +552,7 @@ void nsb_print_markdown(FILE *f, const struct nsb_comparison *c)
 		"paired rows: median of per-round differences, sign-test CI, "
 		"Wilcoxon signed-rank p.  p-values are not adjusted for "
 		"multiple comparisons; with Holm, %zu slower/faster verdicts "
-		"keep p < 0.05.\n", c->holm_kept);
+		"keep p < " NSB_ALPHA_S ".\n", c->holm_kept);
 	for (i = 0; i < c->n; i++) {
 		const struct nsb_row *r = &c->rows[i];
 
@@ -449,33 +627,6 @@ static json_t *effect_json(const struct nsb_effect *e)
 	return j;
 }
 
-static json_t *row_json(const struct nsb_row *r)
-{
-	json_t *e, *j = json_pack("{s:s,s:s}", "name", r->name, "verdict",
-			      nsb_verdict_name(r->e.verdict));
-
-	if (!j)
-		return NULL;
-	json_object_set_new(j, "skipped", json_pack("{s:I,s:I}", "base",
-			    (json_int_t)r->a->skipped, "patched",
-			    (json_int_t)r->b->skipped));
-	json_object_set_new(j, "errors", json_pack("{s:I,s:I}", "base",
-			    (json_int_t)r->a->errors, "patched",
-			    (json_int_t)r->b->errors));
-	if (r->e.verdict >= NSB_SKIP) {
-		json_object_set_new(j, "note", json_string(r->e.note));
-		return j;
-	}
-	json_object_set_new(j, "base", summary_json(&r->sa));
-	json_object_set_new(j, "patched", summary_json(&r->sb));
-	e = effect_json(&r->e);
-	json_object_update(j, e);
-	json_decref(e);
-	json_object_set_new(j, "p_holm", nsb_json_num(r->p_holm));
-	if (r->has_aa)
-		json_object_set_new(j, "aa", effect_json(&r->aa));
-	return j;
-}
 
 static json_t *files_json(const struct nsb_side *s)
 {
@@ -489,11 +640,12 @@ static json_t *files_json(const struct nsb_side *s)
 
 json_t *nsb_compare_json(const struct nsb_comparison *c)
 {
+	struct nsb_table t = compare_table(c);
 	json_t *rows = json_array(), *root;
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
-		json_array_append_new(rows, row_json(&c->rows[i]));
+		json_array_append_new(rows, nsb_table_json(&t, &c->rows[i]));
 	root = json_pack("{s:i,s:s,s:f,s:f,s:s,s:s,s:o,s:o,s:o,s:o}",
 		"nsbench_compare", 1, "nsbench_version", nsb_version(),
 		"threshold_pct", c->o.threshold, "alpha", NSB_ALPHA,

@@ -336,7 +336,7 @@ static int ab_part(struct nsb_plot *o, const struct nsb_comparison *c,
 			 thr);
 	sides(sd, sizeof(sd), c);
 	snprintf(title, sizeof(title), "%s%s: %s\nshift of the median with "
-		 "its 95%% CI%s", *fm->name ? fm->name : "benchmarks",
+		 "its " NSB_CI_S "%% CI%s", *fm->name ? fm->name : "benchmarks",
 		 part_of(pt, sizeof(pt), ch->part, ch->nparts), sd, band);
 	snprintf(ch->nums, sizeof(ch->nums), "nrows = %zu\nxmax = %.6g\n"
 		 "threshold = %.6g\nwidth = 1200\nheight = %zu", to - from,

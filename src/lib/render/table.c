@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * table.c — the renderers of a table described once (table.h): text
- * with fixed-width columns, Markdown and JSON rows, from the same
+ * with fixed-width columns, Markdown, HTML and JSON rows, from the same
  * column descriptions.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/render/html.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/stats/stats.h"
 #include "src/lib/render/table.h"
@@ -72,8 +73,49 @@ void nsb_fmt_shift(char *buf, size_t len, const struct nsb_interval *s)
 
 static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
 {
-	return c->cell && (c->flags & (fmt == NSB_MD ? NSB_COL_MD :
-				       NSB_COL_TEXT));
+	return c->cell && (c->flags & (fmt == NSB_TEXT ? NSB_COL_TEXT :
+				       NSB_COL_MD));
+}
+
+/* An HTML cell's opening tag: its class, a code span's <code>. */
+static void html_open(FILE *f, const struct nsb_col *c, const void *row,
+		      const void *ctx)
+{
+	const char *cls = c->html_class ? c->html_class(row, ctx) : NULL;
+
+	if (!cls && (c->flags & NSB_COL_RIGHT))
+		cls = "num";
+	fputs("<td", f);
+	if (cls) {
+		fputs(" class=\"", f);
+		nsb_html_put(f, cls);
+		fputc('"', f);
+	}
+	fprintf(f, ">%s", c->flags & NSB_COL_CODE ? "<code>" : "");
+}
+
+static void html_close(FILE *f, const struct nsb_col *c, const char *tag)
+{
+	fprintf(f, "%s</%s>", c->flags & NSB_COL_CODE ? "</code>" : "", tag);
+}
+
+static void html_head(FILE *f, const struct nsb_table *t)
+{
+	size_t i;
+
+	fputs("<table><thead><tr>", f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_HTML))
+			continue;
+		/* a header is words, never a code span */
+		fprintf(f, "<th%s>", c->flags & NSB_COL_RIGHT ?
+			" class=\"num\"" : "");
+		nsb_html_put(f, c->md_head ? c->md_head : c->head);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
 }
 
 static void text_cell(FILE *f, const struct nsb_col *c, const char *s,
@@ -89,6 +131,10 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 	size_t i;
 	bool first = true;
 
+	if (fmt == NSB_HTML) {
+		html_head(f, t);
+		return;
+	}
 	if (fmt == NSB_TEXT)
 		fputs(t->indent, f);
 	for (i = 0; i < t->n; i++) {
@@ -117,7 +163,7 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 		     char *buf)
 {
-	size_t i;
+	size_t i, at = strlen(t->indent), len;
 	bool first = true;
 
 	for (i = 0; i < t->n; i++) {
@@ -133,7 +179,17 @@ static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 			fprintf(f, "%s\n%s", buf, first ? t->indent : "");
 			*buf = 0;
 		}
+		len = strlen(buf);
+		if ((c->flags & NSB_COL_BELOW) && !first &&
+		    at + 1 + len > NSB_COLS) {
+			fprintf(f, "\n%s    %s", t->indent,
+				buf + strspn(buf, " "));
+			at = NSB_COLS;
+			continue;
+		}
 		text_cell(f, c, buf, first);
+		at += !first + (len > (size_t)c->width ? len :
+				(size_t)c->width);
 		first = false;
 	}
 	fputc('\n', f);
@@ -162,6 +218,25 @@ static void md_row(FILE *f, const struct nsb_table *t, const void *row,
 	fputc('\n', f);
 }
 
+static void html_row(FILE *f, const struct nsb_table *t, const void *row,
+		     char *buf)
+{
+	size_t i;
+
+	fputs("<tr>", f);
+	for (i = 0; i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (!in(c, NSB_HTML))
+			continue;
+		c->cell(buf, CELL, row, t->ctx, NSB_HTML);
+		html_open(f, c, row, t->ctx);
+		nsb_html_put(f, buf);
+		html_close(f, c, "td");
+	}
+	fputs("</tr>\n", f);
+}
+
 void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		   enum nsb_tfmt fmt)
 {
@@ -171,23 +246,86 @@ void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		return;
 	if (fmt == NSB_TEXT)
 		text_row(f, t, row, buf);
-	else
+	else if (fmt == NSB_MD)
 		md_row(f, t, row, buf);
+	else
+		html_row(f, t, row, buf);
 	free(buf);
+}
+
+void nsb_table_end(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
+{
+	(void)t;
+	if (fmt == NSB_HTML)
+		fputs("</tbody></table>\n", f);
+}
+
+/* Sets c's key of row in o; -1 out of memory. */
+static int json_col(json_t *o, const struct nsb_table *t,
+		    const struct nsb_col *c, const void *row)
+{
+	json_t *v = c->json(c, row, t->ctx);
+	int bad;
+
+	if (!v)
+		return 0;
+	if (!(c->flags & NSB_COL_JSON_MERGE))
+		return json_object_set_new(o, c->key, v);
+	bad = json_object_update(o, v);
+	json_decref(v);
+	return bad;
+}
+
+static bool listed(const char *const *order, const char *key)
+{
+	for (; *order; order++)
+		if (!strcmp(*order, key))
+			return true;
+	return false;
+}
+
+/* The keys in t->json_order's order, then those it does not name. */
+static json_t *json_ordered(const struct nsb_table *t, const void *row)
+{
+	json_t *o = json_object();
+	const char *const *k;
+	size_t i;
+
+	for (k = t->json_order; o && *k; k++)
+		for (i = 0; i < t->n; i++) {
+			const struct nsb_col *c = &t->cols[i];
+
+			if (c->key && c->json && !strcmp(c->key, *k) &&
+			    json_col(o, t, c, row))
+				goto bad;
+		}
+	for (i = 0; o && i < t->n; i++) {
+		const struct nsb_col *c = &t->cols[i];
+
+		if (c->key && c->json && !listed(t->json_order, c->key) &&
+		    json_col(o, t, c, row))
+			goto bad;
+	}
+	return o;
+bad:
+	json_decref(o);
+	return NULL;
 }
 
 json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 {
-	json_t *o = json_object();
+	json_t *o;
 	int at, next;
 	size_t i;
 
+	if (t->json_order)
+		return json_ordered(t, row);
+	o = json_object();
 	/* keys in json_at order, columns of one place in their order */
 	for (at = -1; o; at = next) {
 		next = -1;
 		for (i = 0; i < t->n; i++) {
 			const struct nsb_col *c = &t->cols[i];
-			json_t *v;
 
 			if (!c->key || !c->json || c->json_at < at)
 				continue;
@@ -196,8 +334,7 @@ json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 					next = c->json_at;
 				continue;
 			}
-			v = c->json(c, row, t->ctx);
-			if (v && json_object_set_new(o, c->key, v)) {
+			if (json_col(o, t, c, row)) {
 				json_decref(o);
 				return NULL;
 			}

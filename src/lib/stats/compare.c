@@ -41,6 +41,25 @@ const char *nsb_verdict_name(enum nsb_verdict v)
 	return verdict_names[v];
 }
 
+const char *nsb_verdict_change(enum nsb_verdict v)
+{
+	switch (v) {
+	case NSB_SLOWER:	return "regression";
+	case NSB_FASTER:	return "improvement";
+	default:		return nsb_verdict_name(v);
+	}
+}
+
+enum nsb_verdict nsb_verdict_of(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < NSB_ARRAY_SIZE(verdict_names); i++)
+		if (!strncmp(word, verdict_names[i], strlen(verdict_names[i])))
+			return (enum nsb_verdict)i;
+	return NSB_SAME;
+}
+
 /* --- per-benchmark statistics ----------------------------------------- */
 
 static bool has_rounds(const struct nsb_series *s)
@@ -206,7 +225,7 @@ static void verdict(struct nsb_effect *e, double thr, double abs)
 	}
 	if (e->shift.level < 1 - NSB_ALPHA - 1e-9) {
 		snprintf(e->note, sizeof(e->note),
-			 "too few %s for a 95%% CI (%.0f%% only)",
+			 "too few %s for a " NSB_CI_S "%% CI (%.0f%% only)",
 			 e->paired ? "rounds" : "samples",
 			 100 * e->shift.level);
 		return;

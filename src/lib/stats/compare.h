@@ -14,6 +14,7 @@
 
 #include "src/lib/io/samples.h"
 #include "src/lib/stats/stats.h"
+#include "src/lib/render/table.h"
 
 /*
  * The band a verdict is judged against: +-threshold % of the base in
@@ -31,6 +32,17 @@ enum nsb_verdict {
 };
 
 const char *nsb_verdict_name(enum nsb_verdict v);
+/*
+ * A verdict as a change, the one mapping of it: "regression" (slower),
+ * "improvement" (faster), else its name; the gate's test points and the
+ * site's classes say it so.
+ */
+const char *nsb_verdict_change(enum nsb_verdict v);
+/*
+ * The verdict whose name starts word ("slower*" of a costs row), or
+ * NSB_SAME where none does ("decides").
+ */
+enum nsb_verdict nsb_verdict_of(const char *word);
 
 /*
  * Instructions: what icount resolves (one virtual ns is one retired
@@ -216,6 +228,9 @@ void nsb_fmt_counts(char *buf, size_t len, const struct nsb_comparison *c);
 /* Output of compare; also used by report. */
 void nsb_print_text(FILE *f, const struct nsb_comparison *c);
 void nsb_print_markdown(FILE *f, const struct nsb_comparison *c);
+/* The rows' table alone in fmt (NSB_MD or NSB_HTML; text: nsb_print_text). */
+void nsb_compare_table(FILE *f, const struct nsb_comparison *c,
+		       enum nsb_tfmt fmt);
 json_t *nsb_compare_json(const struct nsb_comparison *c);
 
 #endif /* NSB_COMPARE_H */

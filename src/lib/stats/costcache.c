@@ -375,8 +375,8 @@ static void cs_intro(FILE *f, const struct nsb_costs *c, bool markdown)
 		    "nsb-cachesim, %zu results file(s)): %s. Not modelled: "
 		    "prefetchers, TLBs, out-of-order overlap, other cores. "
 		    "Rows the check decides (another operation) are left "
-		    "out.", markdown ? " [95% CI]" : "; ~ marks a 95% CI "
-		    "wider than a tenth (report.md and costs.json give "
+		    "out.", markdown ? " [" NSB_CI_S "% CI]" : "; ~ marks a "
+		    NSB_CI_S "% CI wider than a tenth (report.md and costs.json give "
 		    "every CI)", c->cs_files, c->cs_model);
 	nsb_wrap(f, "", nsb_sb_str(&line));
 	if (c->cs_partial) {
@@ -417,7 +417,8 @@ static void print_funcs(FILE *f, const struct nsb_cost_row *r)
 
 void nsb_costs_cs_print(FILE *f, const struct nsb_costs *c, bool markdown)
 {
-	struct nsb_table t = { cs_cols, NSB_ARRAY_SIZE(cs_cols), c, "  " };
+	struct nsb_table t = { .cols = cs_cols, .n = NSB_ARRAY_SIZE(cs_cols),
+			       .ctx = c, .indent = "  " };
 	enum nsb_tfmt fmt = markdown ? NSB_MD : NSB_TEXT;
 	char head[256];
 	size_t i, j;

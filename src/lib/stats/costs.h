@@ -99,9 +99,14 @@ struct nsb_cost_row {
 	json_t *cs_funcs;
 };
 
-/* The LSMs a boot can have active (context nsbench_lsm). */
-extern const char *const nsb_cost_lsms[];
-#define NSB_COST_NLSM 3
+/*
+ * The LSMs a boot can have active (context nsbench_lsm), a check's
+ * families one per LSM: "none", the baseline, then each LSM a row of
+ * kernel-patches/checks.def lives in, in row order.  Puts at most max
+ * into lsm; returns how many there are.
+ */
+#define NSB_COST_LSM_MAX 8
+size_t nsb_cost_lsms(const char **lsm, size_t max);
 /* An LSM's name as the tables and plots print it: "SELinux", "Smack". */
 const char *nsb_cost_lsm_title(const char *lsm);
 
@@ -124,6 +129,8 @@ struct nsb_costs {
 	struct nsb_cmp_opts o;
 	struct nsb_cost_family *fam;	/* per known switch and LSM */
 	size_t nfam;
+	const char *lsm[NSB_COST_LSM_MAX];	/* nsb_cost_lsms() */
+	size_t nlsm;			/* fam[i] is under lsm[i % nlsm] */
 	size_t nfiles, nstock;
 	const char *unit, *unit_file;
 	bool icount;
@@ -138,8 +145,6 @@ struct nsb_costs {
 /* The switches the engine knows, NULL-terminated by sw. */
 extern const struct nsb_check nsb_checks[];
 
-/* Does the file's context carry nsbench_check?  -1 if unreadable. */
-int nsb_costs_is_input(const char *path);
 /*
  * Expands arguments (files, or directories: their *.json, sorted) into
  * a malloc'd NULL-terminated list; NULL after printing why.
@@ -156,8 +161,6 @@ void nsb_costs_free(struct nsb_costs *c);
 /* The two tables, the residuals and the provenance line (72 columns). */
 void nsb_costs_print(FILE *f, const struct nsb_costs *c, bool markdown);
 json_t *nsb_costs_json(const struct nsb_costs *c);
-/* Count of rows per verdict; unreliable rows count as noisy. */
-void nsb_costs_count(const struct nsb_costs *c, size_t count[NSB_ERROR + 1]);
 
 /* "005 current_in_userns in mnt_may_suid (exec), under SELinux" */
 void nsb_cost_family_title(char *buf, size_t len,

@@ -23,8 +23,8 @@
 #include "src/lib/base/escape.h"
 #include "src/lib/stats/expect.h"
 #include "src/lib/base/nsbench.h"
+#include "src/lib/render/table.h"
 
-#define COLS		72
 #define EXPECT_MAX	((size_t)1 << 20)	/* a predictions file */
 #define SMALL		200	/* instructions: below, the wider tolerance */
 #define TOL_SMALL	0.10
@@ -314,51 +314,169 @@ int nsb_expect_status(const struct nsb_expect *x,
 
 /* --- text and Markdown ------------------------------------------------ */
 
+/* --- the table: one description of its columns per kind of run ------- */
+
+#define XROW(row)	((const struct nsb_expect_result *)(row))
+
+static bool measured(const void *row)
+{
+	return XROW(row)->state == NSB_EXPECT_MEASURED;
+}
+
+static void name_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", XROW(row)->pred->name);
+}
+
+static void pred_cell(char *buf, size_t len, const void *row,
+		      const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	snprintf(buf, len, "%s", XROW(row)->pred->text);
+}
+
+/* text: the shift and its CI in one cell; "-" where nothing measured */
+static void shift_ci_cell(char *buf, size_t len, const void *row,
+			  const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_interval *s;
+
+	(void)ctx, (void)fmt;
+	if (!measured(row)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	s = &XROW(row)->row->e.shift;
+	snprintf(buf, len, "%9.1f [%6.1f, %6.1f]", s->est, s->lo, s->hi);
+}
+
+static void shift_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (measured(row))
+		snprintf(buf, len, "%.1f", XROW(row)->row->e.shift.est);
+}
+
+static void ci_cell(char *buf, size_t len, const void *row, const void *ctx,
+		    enum nsb_tfmt fmt)
+{
+	(void)ctx, (void)fmt;
+	*buf = 0;
+	if (measured(row))
+		snprintf(buf, len, "[%.1f, %.1f]", XROW(row)->row->e.shift.lo,
+			 XROW(row)->row->e.shift.hi);
+}
+
+/* Nothing measured: "-" in text, an empty cell in Markdown. */
+static void no_number(char *buf, size_t len, enum nsb_tfmt fmt)
+{
+	snprintf(buf, len, "%s", fmt == NSB_TEXT ? "-" : "");
+}
+
+static void ratio_cell(char *buf, size_t len, const void *row,
+		       const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx;
+	if (measured(row))
+		snprintf(buf, len, "%.3f", XROW(row)->ratio);
+	else
+		no_number(buf, len, fmt);
+}
+
+static void mde_cell(char *buf, size_t len, const void *row,
+		     const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx;
+	if (measured(row))
+		snprintf(buf, len, "%.1f", XROW(row)->mde);
+	else
+		no_number(buf, len, fmt);
+}
+
+static void aa_cell(char *buf, size_t len, const void *row,
+		    const void *ctx, enum nsb_tfmt fmt)
+{
+	const struct nsb_row *r = XROW(row)->row;
+
+	(void)ctx;
+	if (measured(row) && r->has_aa)
+		snprintf(buf, len, "%+.1f", r->aa.shift.est);
+	else
+		snprintf(buf, len, "%s", measured(row) || fmt == NSB_TEXT ?
+			 "-" : "");
+}
+
+/* text: two blanks before it; Markdown: bold */
+static void verdict_cell(char *buf, size_t len, const void *row,
+			 const void *ctx, enum nsb_tfmt fmt)
+{
+	(void)ctx;
+	snprintf(buf, len, fmt == NSB_TEXT ? " %s" : fmt == NSB_MD ?
+		 "**%s**" : "%s", XROW(row)->verdict);
+}
+
+#define TEXT	NSB_COL_TEXT
+#define MD	NSB_COL_MD
+#define R	NSB_COL_RIGHT
+
+/* icount: the instruction count checked against the prediction */
+static const struct nsb_col ic_cols[] = {
+	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
+	  .cell = name_cell },
+	{ .head = "predicted", .width = 9, .flags = TEXT | MD | R,
+	  .cell = pred_cell },
+	{ .head = "measured [" NSB_CI_S "% CI]", .width = 26,
+	  .flags = TEXT | R, .cell = shift_ci_cell },
+	{ .head = "measured", .flags = MD | R, .cell = shift_cell },
+	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
+	{ .head = "ratio", .width = 7, .flags = TEXT | MD | R,
+	  .cell = ratio_cell },
+	{ .head = "A/A", .width = 6, .flags = TEXT | MD | R,
+	  .cell = aa_cell },
+	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
+	  NSB_COL_BELOW, .cell = verdict_cell },
+};
+
+/* wall clock: the shift only seen, with what the run could detect */
+static const struct nsb_col ns_cols[] = {
+	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
+	  .cell = name_cell },
+	{ .head = "pred insn", .md_head = "predicted insn", .width = 9,
+	  .flags = TEXT | MD | R, .cell = pred_cell },
+	{ .head = "measured ns [" NSB_CI_S "% CI]", .width = 26,
+	  .flags = TEXT | R, .cell = shift_ci_cell },
+	{ .head = "measured ns", .flags = MD | R, .cell = shift_cell },
+	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
+	{ .head = "MDE ns", .width = 9, .flags = TEXT | MD | R,
+	  .cell = mde_cell },
+	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
+	  NSB_COL_BELOW, .cell = verdict_cell },
+};
+
+static struct nsb_table expect_table(const struct nsb_expect *x)
+{
+	if (x->icount)
+		return (struct nsb_table){ .cols = ic_cols,
+					   .n = NSB_ARRAY_SIZE(ic_cols),
+					   .ctx = x, .indent = "  " };
+	return (struct nsb_table){ .cols = ns_cols,
+				   .n = NSB_ARRAY_SIZE(ns_cols), .ctx = x,
+				   .indent = "  " };
+}
+
+
 static void text_name(FILE *f, const char *name)
 {
 	size_t len = strlen(name);
 
-	if (len > COLS)
-		fprintf(f, "...%s\n", name + len - (COLS - 3));
+	if (len > NSB_COLS)
+		fprintf(f, "...%s\n", name + len - (NSB_COLS - 3));
 	else
 		fprintf(f, "%s\n", name);
-}
-
-/* The numbers, then the verdict: on the same line if it fits. */
-static void text_result(FILE *f, const struct nsb_expect *x,
-			const struct nsb_expect_result *r)
-{
-	const struct nsb_effect *e = r->row ? &r->row->e : NULL;
-	char line[200], aa[24] = "-";
-	int n;
-
-	if (r->state != NSB_EXPECT_MEASURED) {
-		n = x->icount ?
-		    snprintf(line, sizeof(line), "  %9s %26s %7s %6s  ",
-			     r->pred->text, "-", "-", "-") :
-		    snprintf(line, sizeof(line), "  %9s %26s %9s  ",
-			     r->pred->text, "-", "-");
-	} else if (x->icount) {
-		if (r->row->has_aa)
-			snprintf(aa, sizeof(aa), "%+6.1f",
-				 r->row->aa.shift.est);
-		n = snprintf(line, sizeof(line), "  %9s %9.1f [%6.1f, %6.1f] "
-			     "%7.3f %6s  ", r->pred->text, e->shift.est,
-			     e->shift.lo, e->shift.hi, r->ratio, aa);
-	} else {
-		n = snprintf(line, sizeof(line), "  %9s %9.1f [%6.1f, %6.1f] "
-			     "%9.1f  ", r->pred->text, e->shift.est,
-			     e->shift.lo, e->shift.hi, r->mde);
-	}
-	if (n < 0)
-		return;
-	if ((size_t)n + strlen(r->verdict) <= COLS) {
-		fprintf(f, "%s%s\n", line, r->verdict);
-		return;
-	}
-	while (n > 0 && line[n - 1] == ' ')
-		line[--n] = '\0';
-	fprintf(f, "%s\n      %s\n", line, r->verdict);
 }
 
 static void text_notes(FILE *f, const struct nsb_effect *e)
@@ -367,7 +485,7 @@ static void text_notes(FILE *f, const struct nsb_effect *e)
 		fprintf(f, "    (unpaired: the rounds did not pair)\n");
 	if (e->shift.level < 1 - NSB_ALPHA - 1e-9)
 		fprintf(f, "    (CI level %.1f%% only: too few rounds for "
-			"95%%)\n", 100 * e->shift.level);
+			NSB_CI_S "%%)\n", 100 * e->shift.level);
 }
 
 static void text_summary(FILE *f, const struct nsb_expect *x)
@@ -392,13 +510,15 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 			 "A/A not checked: no --aa.");
 	} else {
 		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "
-			 "%zu detected (95%% CI above zero), %zu not; %zu "
+			 "%zu detected (" NSB_CI_S
+			 "%% CI above zero), %zu not; %zu "
 			 "without a result.", x->measured, x->n, x->within,
 			 x->measured - x->within, x->missing);
 		nsb_wrap(f, "", line);
 		nsb_wrap(f, "", "Wall-clock times cannot check an "
 			 "instruction count: MDE is the minimum detectable "
-			 "effect (alpha 0.05, power 0.8) in the row's unit; "
+			 "effect (alpha " NSB_ALPHA_S ", power " NSB_POWER_S
+			 ") in the row's unit; "
 			 "these rows do not gate.");
 	}
 	if (x->absent) {
@@ -411,25 +531,21 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 
 void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 {
-	char head[COLS * 4];
+	struct nsb_table t = expect_table(x);
+	char head[NSB_COLS * 4];
 	size_t i;
 
 	snprintf(head, sizeof(head), "Expected shifts (%s):", x->file);
 	fputc('\n', f);
 	nsb_wrap(f, "", head);
-	if (x->icount)
-		fprintf(f, "  %9s %26s %7s %6s  %s\n", "predicted",
-			"measured [95% CI]", "ratio", "A/A", "verdict");
-	else
-		fprintf(f, "  %9s %26s %9s  %s\n", "pred insn",
-			"measured ns [95% CI]", "MDE ns", "verdict");
+	nsb_table_head(f, &t, NSB_TEXT);
 	for (i = 0; i < x->n; i++) {
 		const struct nsb_expect_result *r = &x->r[i];
 
 		if (r->state == NSB_EXPECT_ABSENT)
 			continue;
 		text_name(f, r->pred->name);
-		text_result(f, x, r);
+		nsb_table_row(f, &t, r, NSB_TEXT);
 		if (r->state == NSB_EXPECT_MEASURED)
 			text_notes(f, &r->row->e);
 	}
@@ -437,51 +553,18 @@ void nsb_expect_print_text(FILE *f, const struct nsb_expect *x)
 	text_summary(f, x);
 }
 
-/* A name as a Markdown code span inside a table cell. */
-static void md_code(FILE *f, const char *s)
-{
-	nsb_md_put_code(f, s);
-}
-
 void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
 {
+	struct nsb_table t = expect_table(x);
 	size_t i;
 
 	fprintf(f, "\nExpected shifts (");
-	md_code(f, x->file);
+	nsb_md_put_code(f, x->file);
 	fprintf(f, "):\n\n");
-	if (x->icount)
-		fprintf(f, "| benchmark | predicted | measured | 95 %% CI | "
-			"ratio | A/A | verdict |\n"
-			"|---|---:|---:|---|---:|---:|---|\n");
-	else
-		fprintf(f, "| benchmark | predicted insn | measured ns | "
-			"95 %% CI | MDE ns | verdict |\n"
-			"|---|---:|---:|---|---:|---|\n");
-	for (i = 0; i < x->n; i++) {
-		const struct nsb_expect_result *r = &x->r[i];
-		const struct nsb_effect *e = r->row ? &r->row->e : NULL;
-
-		if (r->state == NSB_EXPECT_ABSENT)
-			continue;
-		fputs("| ", f);
-		md_code(f, r->pred->name);
-		fprintf(f, " | %s ", r->pred->text);
-		if (r->state != NSB_EXPECT_MEASURED)
-			fputs(x->icount ? "| | | | " : "| | | ", f);
-		else if (x->icount && r->row->has_aa)
-			fprintf(f, "| %.1f | [%.1f, %.1f] | %.3f | %+.1f ",
-				e->shift.est, e->shift.lo, e->shift.hi,
-				r->ratio, r->row->aa.shift.est);
-		else if (x->icount)
-			fprintf(f, "| %.1f | [%.1f, %.1f] | %.3f | - ",
-				e->shift.est, e->shift.lo, e->shift.hi,
-				r->ratio);
-		else
-			fprintf(f, "| %.1f | [%.1f, %.1f] | %.1f ",
-				e->shift.est, e->shift.lo, e->shift.hi, r->mde);
-		fprintf(f, "| **%s** |\n", r->verdict);
-	}
+	nsb_table_head(f, &t, NSB_MD);
+	for (i = 0; i < x->n; i++)
+		if (x->r[i].state != NSB_EXPECT_ABSENT)
+			nsb_table_row(f, &t, &x->r[i], NSB_MD);
 	fputc('\n', f);
 	text_summary(f, x);
 }

@@ -21,8 +21,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NSB_ALPHA	0.05	/* two-sided, for every CI and test */
-#define NSB_POWER	0.80	/* for the minimum detectable effect */
+#define NSB_ALPHA_LIT	0.05	/* two-sided, for every CI and test */
+#define NSB_POWER_LIT	0.8	/* for the minimum detectable effect */
+#define NSB_CI_PCT	95	/* 100 (1 - NSB_ALPHA): the CIs' level, % */
+#define NSB_ALPHA	NSB_ALPHA_LIT
+#define NSB_POWER	NSB_POWER_LIT
+
+/*
+ * The same as the reports print them, made from the literals above so
+ * that no output says a level the statistics do not use ("p < " NSB_ALPHA_S,
+ * NSB_CI_S "% CI"); test_stats holds the three in step.
+ */
+#define NSB_STR_(x)	#x
+#define NSB_STR(x)	NSB_STR_(x)
+#define NSB_ALPHA_S	NSB_STR(NSB_ALPHA_LIT)	/* "0.05" */
+#define NSB_POWER_S	NSB_STR(NSB_POWER_LIT)	/* "0.8" */
+#define NSB_CI_S	NSB_STR(NSB_CI_PCT)	/* "95" */
 
 enum nsb_method {
 	NSB_AUTO,	/* exact when small and without ties */

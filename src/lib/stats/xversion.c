@@ -249,7 +249,7 @@ static const struct nsb_col xv_cols[] = {
 		    .cell = b_cell, .key = "b", .json_at = 4,
 		    .json = shift_json,
 		    .field = offsetof(struct xv_row, rb) },
-	{ .head = "change", .md_head = "change [95% CI]", .width = 16,
+	{ .head = "change", .md_head = "change [" NSB_CI_S "% CI]", .width = 16,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = change_cell,
 	  .key = "change", .json_at = 7, .json = change_json },
 	{ .key = "p", .json_at = 8, .json = change_num,
@@ -271,7 +271,7 @@ static struct nsb_table xv_table(struct nsb_col cols[NCOLS],
 	memcpy(cols, xv_cols, sizeof(xv_cols));
 	cols[COL_A].head = a->version;
 	cols[COL_B].head = b->version;
-	return (struct nsb_table){ cols, NCOLS, NULL, "  " };
+	return (struct nsb_table){ .cols = cols, .n = NCOLS, .indent = "  " };
 }
 
 struct xv_print {
@@ -309,9 +309,11 @@ int nsb_xv_print(FILE *f, const struct nsb_xv_side *a,
 
 	snprintf(intro, sizeof(intro), "What each check costs on Linux %s "
 		 "and on Linux %s, and the change: each version's shift "
-		 "(on - off, median of its rounds, 95%% CI) and the change "
+		 "(on - off, median of its rounds, " NSB_CI_S
+		 "%% CI) and the change "
 		 "between them (Hodges-Lehmann shift of the second version's "
-		 "per-round shifts against the first's, Moses 95%% CI; the "
+		 "per-round shifts against the first's, Moses " NSB_CI_S
+		 "%% CI; the "
 		 "two versions' boots are not paired); verdict against +-1 "
 		 "insn or, marked *, the larger A/A residual of the two.",
 		 a->release, b->release);
