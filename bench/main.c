@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <sched.h>
@@ -27,6 +28,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bench/gbench.h"
@@ -50,6 +52,7 @@ struct options {
 	unsigned long interleave_block;	/* --interleave-block=N */
 	unsigned long interleave_settle;	/* --interleave-settle=US */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
+	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
 	const char *context[16];	/* --context=KEY=VALUE, in order */
 	int ncontext;
@@ -222,15 +225,84 @@ static int set_sched(const struct nsb_option *opt, const char *arg)
 	return 0;
 }
 
-static int apply_sched(int policy)
+/* sched_setattr(2)'s argument, its first version (48 bytes) */
+struct sched_attr_v0 {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+};
+
+/*
+ * The fair task's slice (EEVDF, 6.12: sched_setattr's sched_runtime, kept
+ * across fork), 0 if the kernel has none of its own: an older one ignores
+ * sched_runtime for a fair task, and sched_getattr then reads 0.
+ */
+static uint64_t sched_slice_ns(void)
+{
+	struct sched_attr_v0 a = { 0 };
+
+	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 0))
+		return 0;
+	return a.runtime;
+}
+
+/*
+ * --sched-slice=US: this process and the workers it forks ask EEVDF for a
+ * slice of US (the kernel clamps to 0.1-100 ms) instead of the base slice
+ * (0.7 ms).  Each time a task's runtime crosses its deadline, EEVDF sets
+ * the next one a slice further and reschedules: with 0.7 ms that is every
+ * 8 execs of the worker, and where it falls depends on every instruction
+ * run before, a switch write's included.  With 100 ms it falls once in
+ * some 1,200 execs, in a chunk the central mean leaves out.
+ */
+static int apply_slice(unsigned long us)
+{
+	struct sched_attr_v0 a = { .size = sizeof(a) };
+
+	if (!us)
+		return 0;
+	/* the kernel's clamp, said rather than applied quietly */
+	if (us < 100 || us > 100000) {
+		fprintf(stderr, "nsbench-bench: --sched-slice must be 100 to "
+			"100000 (us), not %lu\n", us);
+		return -1;
+	}
+	a.policy = (uint32_t)sched_getscheduler(0);
+	/* a real-time task has no slice of EEVDF's */
+	if (a.policy != SCHED_OTHER && a.policy != SCHED_BATCH) {
+		fprintf(stderr, "nsbench-bench: --sched-slice: only with "
+			"--sched=inherit (a fair task) or batch\n");
+		return -1;
+	}
+	a.runtime = (uint64_t)us * 1000;
+	if (!syscall(SYS_sched_setattr, 0, &a, 0))
+		return 0;
+	fprintf(stderr, "nsbench-bench: --sched-slice=%lu: %s\n", us,
+		strerror(errno));
+	return -1;
+}
+
+/* --sched-slice, or 0 (the kernel's base slice, or no slice at all) */
+static void add_slice_context(void)
+{
+	char slice[24];
+
+	snprintf(slice, sizeof(slice), "%" PRIu64, sched_slice_ns());
+	gb_add_context("nsbench_sched_slice_ns", slice);
+}
+
+static int apply_sched(int policy, unsigned long slice_us)
 {
 	struct sched_param p = { .sched_priority = policy == SCHED_FIFO };
 
-	if (policy < 0 || !sched_setscheduler(0, policy, &p))
-		return 0;
-	fprintf(stderr, "nsbench-bench: --sched=%s: %s\n",
-		policy == SCHED_FIFO ? "fifo" : "batch", strerror(errno));
-	return -1;
+	if (policy >= 0 && sched_setscheduler(0, policy, &p)) {
+		fprintf(stderr, "nsbench-bench: --sched=%s: %s\n",
+			policy == SCHED_FIFO ? "fifo" : "batch", strerror(errno));
+		return -1;
+	}
+	return apply_slice(slice_us);
 }
 
 static const char *sched_name(void)
@@ -289,6 +361,9 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			     "too (default inherit: as started); the context\n"
 			     "nsbench_sched says",
 			     set_sched),
+		OPT_ULONG("sched-slice", &o->slice_us, "US",
+			  "EEVDF's slice for this process and its workers, in us,\n"
+			  "100-100000 (Linux 6.12+; default 0: the kernel's)"),
 		OPT_ULONG("interleave-block", &o->interleave_block, "N",
 			  "with --interleave: chunks in a row in one state\n"
 			  "(default 1; 1-64)"),
@@ -656,7 +731,7 @@ int main(int argc, char **argv)
 	char **gargv = NULL, *command = command_line(argc, argv);
 	int gargc, ran, ret = 2, i;
 
-	if (parse_options(&argc, argv, &o) || apply_sched(o.sched))
+	if (parse_options(&argc, argv, &o) || apply_sched(o.sched, o.slice_us))
 		goto out;
 	/* the guest version (bench/build.mk): what its results carry */
 	if (o.version) {
@@ -728,6 +803,7 @@ int main(int argc, char **argv)
 	gb_add_context("nsbench_command", command ? command : "");
 	/* --sched, or /init's (nsb.sched=batch: init.sh) */
 	gb_add_context("nsbench_sched", sched_name());
+	add_slice_context();
 	for (i = 0; i < o.ncontext; i++) {
 		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
 

@@ -21,6 +21,14 @@
  *   nsb-guest pidpin
  *       leave one sleeping process in every 64-pid block the kernel
  *       hands out, and print "blocks=B,forks=F" (init.sh says why)
+ *   nsb-guest fifo PID
+ *       put process PID under SCHED_FIFO, priority 1, and print "fifo":
+ *       on 6.12 checks.plan does it to ksoftirqd (and says why).
+ *   nsb-guest seed N
+ *       credit the kernel's input pool with 256 bits made from N, so
+ *       that its crng is ready (getrandom() no longer blocks), and
+ *       print "ready": on 6.12 /init does it before any clock
+ *       (checks.plan says why).
  *   nsb-guest spin N
  *       run a loop of exactly 2N + 2 instructions and print
  *       "insn <count> ns <CLOCK_MONOTONIC ns it took>": under icount, with
@@ -34,11 +42,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <linux/random.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -296,26 +308,72 @@ static int spin(long n)
 	return 0;
 }
 
-static int batch(const char *arg)
+/* Puts process PID (arg) under policy (priority 1 if real-time). */
+static int set_policy(const char *name, int policy, const char *arg)
 {
-	struct sched_param sp = { 0 };
+	struct sched_param sp = { .sched_priority = policy == SCHED_FIFO };
 	char *end;
 	long pid = strtol(arg, &end, 10);
 
 	if (*arg == '\0' || *end || pid <= 0) {
-		fprintf(stderr, "nsb-guest batch: '%s' is not a pid\n", arg);
+		fprintf(stderr, "nsb-guest %s: '%s' is not a pid\n", name, arg);
 		return 2;
 	}
-	if (sched_setscheduler((pid_t)pid, SCHED_BATCH, &sp)) {
-		fprintf(stderr, "nsb-guest batch: %ld: %s\n", pid,
+	if (sched_setscheduler((pid_t)pid, policy, &sp)) {
+		fprintf(stderr, "nsb-guest %s: %ld: %s\n", name, pid,
 			strerror(errno));
 		return 1;
 	}
-	if (sched_getscheduler((pid_t)pid) != SCHED_BATCH) {
-		fprintf(stderr, "nsb-guest batch: %ld: not SCHED_BATCH\n", pid);
+	if (sched_getscheduler((pid_t)pid) != policy) {
+		fprintf(stderr, "nsb-guest %s: %ld: policy not set\n", name,
+			pid);
 		return 1;
 	}
-	printf("batch\n");
+	printf("%s\n", name);
+	return 0;
+}
+
+/*
+ * Credits the kernel's input pool with 256 bits from seed (arg), so that
+ * its crng is ready from here on; prints "ready" once getrandom() says
+ * so without blocking.
+ */
+static int seed_crng(const char *arg)
+{
+	struct rand_pool_info *r = malloc(sizeof(*r) + 32);
+	uint64_t x = strtoull(arg, NULL, 10), w[4];
+	unsigned char c;
+	int fd, i, ok;
+
+	if (!r)
+		return 1;
+	for (i = 0; i < 4; i++) {
+		/* splitmix64: the bytes are the round's seed, spread */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+		w[i] = z ^ z >> 31;
+	}
+	r->entropy_count = 256;
+	r->buf_size = sizeof(w);
+	memcpy(r->buf, w, sizeof(w));
+	fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
+	ok = fd >= 0 && !ioctl(fd, RNDADDENTROPY, r);
+	if (!ok)
+		fprintf(stderr, "nsb-guest seed: RNDADDENTROPY: %s\n",
+			strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(r);
+	if (!ok)
+		return 1;
+	if (getrandom(&c, 1, GRND_NONBLOCK) != 1) {
+		fprintf(stderr, "nsb-guest seed: crng not ready: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	printf("ready\n");
 	return 0;
 }
 
@@ -338,13 +396,17 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "spin"))
 		return spin(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "batch"))
-		return batch(argv[2]);
+		return set_policy("batch", SCHED_BATCH, argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "seed"))
+		return seed_crng(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "fifo"))
+		return set_policy("fifo", SCHED_FIFO, argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "pidpin"))
 		return pidpin();
 	fprintf(stderr,
 		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL | spin N | batch PID |\n"
-		"       pidpin\n");
+		"       pidpin | fifo PID | seed N\n");
 	return 2;
 }

@@ -324,6 +324,9 @@ static void test_bad_flags(void)
 	refused("--interleave-settle=100001",
 		"--interleave=x --interleave-settle=100001",
 		"--interleave-settle must be 0 to 100000");
+	refused("--sched-slice=1 (below the kernel's 100 us)",
+		"--sched-slice=1 --benchmark_filter=models/shim/c/",
+		"--sched-slice must be 100 to 100000 (us)");
 }
 
 /*
@@ -336,16 +339,18 @@ static void test_interleave(void)
 		"nsb_on", "nsb_off1", "nsb_off2", "nsb_chunks",
 	};
 	char out[128], args[512];
+	const char *slice;
 	json_t *root, *b;
 	size_t i;
 
 	if (geteuid()) {
-		skip(4, "an interleaved sys/ run needs root (its fixture)");
+		skip(5, "an interleaved sys/ run needs root (its fixture)");
 		return;
 	}
 	snprintf(out, sizeof(out), "%s/ilv.json", dir);
 	snprintf(args, sizeof(args), "--interleave=no_such_switch "
-		 "--interleave-block=3 --sched=batch --benchmark_min_time=0.005 "
+		 "--interleave-block=3 --sched=batch --sched-slice=5000 "
+		 "--benchmark_min_time=0.005 "
 		 "--seed=7 --out=%s "
 		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
 	is_int(run(args, NULL), 0, "an interleaved run exits 0");
@@ -361,6 +366,10 @@ static void test_interleave(void)
 	   "with each state's counter (--interleave-block=3)");
 	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "batch"),
 	   "--sched=batch: the context says batch");
+	/* 5 ms where the kernel keeps a fair task's slice (6.12+), else 0 */
+	slice = root ? ctx_str(root, "nsbench_sched_slice_ns") : NULL;
+	ok(slice && (!strcmp(slice, "5000000") || !strcmp(slice, "0")),
+	   "--sched-slice=5000: the context says the slice the kernel kept");
 	json_decref(root);
 }
 
