@@ -4,9 +4,10 @@
  * table's columns gives the text header and rows (widths, alignment, an
  * overlong cell on a line of its own), the Markdown table (alignment row,
  * code spans, empty cells), the HTML table (escaped cells, a number's
- * class, code spans) and the JSON rows (keys in json_at order, a key left
- * out where the column has no value); one column added to the description
- * shows in all four; nsb_interval_json writes a NaN bound as null.
+ * class, code spans) and the JSON rows (keys in json_order's order, a key
+ * left out where the column has no value); one column added to the
+ * description shows in all four; nsb_interval_json writes a NaN bound as
+ * null.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -52,16 +53,20 @@ static json_t *kg_json(const struct nsb_col *c, const void *row,
 static const struct nsb_col cols[] = {
 	{ .head = "fruit", .width = 8, .flags = NSB_COL_TEXT | NSB_COL_MD |
 	  NSB_COL_CODE | NSB_COL_OWN_LINE, .cell = name_cell, .key = "name",
-	  .json_at = 1, .json = nsb_cell_json },
+	  .json = nsb_cell_json },
 	{ .head = "kg", .md_head = "weight", .width = 5, .flags =
 	  NSB_COL_TEXT | NSB_COL_MD | NSB_COL_RIGHT, .cell = kg_cell,
-	  .key = "kg", .json_at = 0, .json = kg_json },
+	  .key = "kg", .json = kg_json },
 	{ .head = "note", .flags = NSB_COL_MD, .cell = name_cell },
 };
 
+/* JSON: kg first, out of column order; a key it does not name comes after */
+static const char *const kg_first[] = { "kg", "name", NULL };
+
 static const struct nsb_table table = { .cols = cols,
 					.n = NSB_ARRAY_SIZE(cols),
-					.ctx = "kg", .indent = "  " };
+					.ctx = "kg", .indent = "  ",
+					.json_order = kg_first };
 
 static void check(const char *got, const char *want, const char *what)
 {
@@ -80,8 +85,7 @@ static void origin_cell(char *buf, size_t len, const void *row,
 
 static const struct nsb_col origin = {
 	.head = "origin", .width = 16, .flags = NSB_COL_TEXT | NSB_COL_MD,
-	.cell = origin_cell, .key = "origin", .json_at = 2,
-	.json = nsb_cell_json,
+	.cell = origin_cell, .key = "origin", .json = nsb_cell_json,
 };
 
 static char *render_t(const struct nsb_table *t, const struct fruit *rows,
@@ -189,7 +193,8 @@ int main(void)
 	j = nsb_table_json(&table, &rows[0]);
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	check(s, "{\"kg\":1.25,\"name\":\"fig\"}",
-	      "JSON: the columns' keys in json_at order, not column order");
+	      "JSON: the columns' keys in json_order's order, not column "
+	      "order");
 	free(s);
 	json_decref(j);
 	j = nsb_table_json(&table, &rows[2]);

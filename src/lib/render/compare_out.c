@@ -345,12 +345,12 @@ NSB_ROW_JSON(aa_json, struct nsb_row,
 /*
  * The columns of nsbench compare's table.  The text table's "delta" is
  * the % alone; the verdict's qualifiers go on lines of their own there.
- * JSON: the effect's keys (test, shift, p, ...) in the row itself.
+ * JSON: the keys in column order, the effect's keys (test, shift, p,
+ * ...) in the row itself.
  */
 static const struct nsb_col compare_cols[] = {
 	{ .head = "benchmark", .flags = NSB_COL_MD | NSB_COL_CODE,
-	  .cell = name_cell, .key = "name", .json_at = 0,
-	  .json = nsb_cell_json },
+	  .cell = name_cell, .key = "name", .json = nsb_cell_json },
 	{ .head = "n", .flags = NSB_COL_MD | NSB_COL_RIGHT, .cell = n_cell },
 	{ .head = "base", .width = 12, .flags = BOTH | NSB_COL_RIGHT,
 	  .cell = base_cell },
@@ -365,17 +365,16 @@ static const struct nsb_col compare_cols[] = {
 	{ .head = "MDE", .flags = NSB_COL_MD | NSB_COL_RIGHT,
 	  .cell = mde_cell },
 	{ .head = " verdict", .md_head = "verdict", .flags = BOTH,
-	  .cell = verdict_cell, .key = "verdict", .json_at = 1,
-	  .json = verdict_json },
-	{ .key = "skipped", .json_at = 2, .json = skipped_json },
-	{ .key = "errors", .json_at = 3, .json = errors_json },
-	{ .key = "note", .json_at = 4, .json = note_json },
-	{ .key = "base", .json_at = 5, .json = sa_json },
-	{ .key = "patched", .json_at = 6, .json = sb_json },
-	{ .key = "effect", .json_at = 7, .json = effect_row_json,
+	  .cell = verdict_cell, .key = "verdict", .json = verdict_json },
+	{ .key = "skipped", .json = skipped_json },
+	{ .key = "errors", .json = errors_json },
+	{ .key = "note", .json = note_json },
+	{ .key = "base", .json = sa_json },
+	{ .key = "patched", .json = sb_json },
+	{ .key = "effect", .json = effect_row_json,
 	  .flags = NSB_COL_JSON_MERGE },
-	{ .key = "p_holm", .json_at = 8, .json = holm_json },
-	{ .key = "aa", .json_at = 9, .json = aa_json },
+	{ .key = "p_holm", .json = holm_json },
+	{ .key = "aa", .json = aa_json },
 };
 
 static struct nsb_table compare_table(const struct nsb_comparison *c)

@@ -284,14 +284,19 @@ static bool listed(const char *const *order, const char *key)
 	return false;
 }
 
-/* The keys in t->json_order's order, then those it does not name. */
-static json_t *json_ordered(const struct nsb_table *t, const void *row)
+/*
+ * The keys in t->json_order's order, then those it does not name in
+ * column order (all of them, without a json_order).
+ */
+json_t *nsb_table_json(const struct nsb_table *t, const void *row)
 {
+	static const char *const none[] = { NULL };
+	const char *const *order = t->json_order ? t->json_order : none;
 	json_t *o = json_object();
 	const char *const *k;
 	size_t i;
 
-	for (k = t->json_order; o && *k; k++)
+	for (k = order; o && *k; k++)
 		for (i = 0; i < t->n; i++) {
 			const struct nsb_col *c = &t->cols[i];
 
@@ -302,7 +307,7 @@ static json_t *json_ordered(const struct nsb_table *t, const void *row)
 	for (i = 0; o && i < t->n; i++) {
 		const struct nsb_col *c = &t->cols[i];
 
-		if (c->key && c->json && !listed(t->json_order, c->key) &&
+		if (c->key && c->json && !listed(order, c->key) &&
 		    json_col(o, t, c, row))
 			goto bad;
 	}
@@ -310,39 +315,6 @@ static json_t *json_ordered(const struct nsb_table *t, const void *row)
 bad:
 	json_decref(o);
 	return NULL;
-}
-
-json_t *nsb_table_json(const struct nsb_table *t, const void *row)
-{
-	json_t *o;
-	int at, next;
-	size_t i;
-
-	if (t->json_order)
-		return json_ordered(t, row);
-	o = json_object();
-	/* keys in json_at order, columns of one place in their order */
-	for (at = -1; o; at = next) {
-		next = -1;
-		for (i = 0; i < t->n; i++) {
-			const struct nsb_col *c = &t->cols[i];
-
-			if (!c->key || !c->json || c->json_at < at)
-				continue;
-			if (c->json_at > at) {
-				if (next < 0 || c->json_at < next)
-					next = c->json_at;
-				continue;
-			}
-			if (json_col(o, t, c, row)) {
-				json_decref(o);
-				return NULL;
-			}
-		}
-		if (next < 0)
-			break;
-	}
-	return o;
 }
 
 json_t *nsb_cell_json(const struct nsb_col *c, const void *row,

@@ -57,8 +57,6 @@ struct nsb_col {
 	void (*cell)(char *buf, size_t len, const void *row, const void *ctx,
 		     enum nsb_tfmt fmt);
 	const char *key;	/* JSON key; NULL: not in JSON */
-	int json_at;		/* the key's place in a JSON row, where
-				 * the table has no json_order */
 	/* The JSON value of row; NULL leaves the key out of this row. */
 	json_t *(*json)(const struct nsb_col *c, const void *row,
 			const void *ctx);
@@ -79,7 +77,7 @@ struct nsb_table {
 	/*
 	 * JSON: the keys in the order a row has them, NULL-terminated (a
 	 * file format's order, named once); a key not in it comes after,
-	 * in column order.  NULL: the columns' json_at.
+	 * in column order.  NULL: every key in column order.
 	 */
 	const char *const *json_order;
 };

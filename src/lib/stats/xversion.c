@@ -236,32 +236,36 @@ enum { COL_A = 5, COL_B = 6 };
 
 static const struct nsb_col xv_cols[] = {
 	{ .head = "check", .flags = NSB_COL_MD, .cell = check_cell },
-	{ .key = "switch", .json_at = 0, .json = switch_json },
-	{ .key = "lsm", .json_at = 1, .json = lsm_json },
+	{ .key = "switch", .json = switch_json },
+	{ .key = "lsm", .json = lsm_json },
 	{ .head = "scenario", .width = 24, .flags = BOTH,
 	  .cell = label_cell },
-	{ .key = "name", .json_at = 2, .json = name_json },
+	{ .key = "name", .json = name_json },
 	[COL_A] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
-		    .cell = a_cell, .key = "a", .json_at = 3,
-		    .json = shift_json,
+		    .cell = a_cell, .key = "a", .json = shift_json,
 		    .field = offsetof(struct xv_row, ra) },
 	[COL_B] = { .width = 16, .flags = BOTH | NSB_COL_RIGHT,
-		    .cell = b_cell, .key = "b", .json_at = 4,
-		    .json = shift_json,
+		    .cell = b_cell, .key = "b", .json = shift_json,
 		    .field = offsetof(struct xv_row, rb) },
 	{ .head = "change", .md_head = "change [" NSB_CI_S "% CI]", .width = 16,
 	  .flags = BOTH | NSB_COL_RIGHT, .cell = change_cell,
-	  .key = "change", .json_at = 7, .json = change_json },
-	{ .key = "p", .json_at = 8, .json = change_num,
+	  .key = "change", .json = change_json },
+	{ .key = "p", .json = change_num,
 	  .field = offsetof(struct xv_row, p) },
-	{ .key = "band", .json_at = 9, .json = change_num,
+	{ .key = "band", .json = change_num,
 	  .field = offsetof(struct xv_row, band) },
 	{ .head = "verdict", .flags = BOTH, .cell = verdict_cell,
-	  .key = "verdict", .json_at = 5, .json = verdict_json },
-	{ .key = "decides", .json_at = 6, .json = decides_json },
+	  .key = "verdict", .json = verdict_json },
+	{ .key = "decides", .json = decides_json },
 };
 
 #define NCOLS	(sizeof(xv_cols) / sizeof(*xv_cols))
+
+/* A row of the cross-version JSON: who, the two sides, what it says. */
+static const char *const xv_json_order[] = {
+	"switch", "lsm", "name", "a", "b", "verdict", "decides", "change",
+	"p", "band", NULL,
+};
 
 /* The table of b against a: cols holds the columns, headed by version. */
 static struct nsb_table xv_table(struct nsb_col cols[NCOLS],
@@ -271,7 +275,8 @@ static struct nsb_table xv_table(struct nsb_col cols[NCOLS],
 	memcpy(cols, xv_cols, sizeof(xv_cols));
 	cols[COL_A].head = a->version;
 	cols[COL_B].head = b->version;
-	return (struct nsb_table){ .cols = cols, .n = NCOLS, .indent = "  " };
+	return (struct nsb_table){ .cols = cols, .n = NCOLS, .indent = "  ",
+				   .json_order = xv_json_order };
 }
 
 struct xv_print {
