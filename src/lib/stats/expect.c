@@ -419,42 +419,132 @@ static void verdict_cell(char *buf, size_t len, const void *row,
 		 "**%s**" : "%s", XROW(row)->verdict);
 }
 
+/* JSON: what the file says of a prediction, then what was measured */
+NSB_ROW_JSON(name_json, struct nsb_expect_result, json_string(r->pred->name))
+NSB_ROW_JSON(line_json, struct nsb_expect_result,
+	     json_integer((json_int_t)r->pred->line))
+NSB_ROW_JSON(pred_json, struct nsb_expect_result,
+	     json_real(r->pred->predicted))
+NSB_ROW_JSON(gated_json, struct nsb_expect_result,
+	     json_boolean(r->pred->gated))
+NSB_ROW_JSON(sum_json, struct nsb_expect_result, json_string(r->pred->sum))
+
+static json_t *status_json(const struct nsb_col *c, const void *row,
+			   const void *ctx)
+{
+	static const char *const states[] = {
+		[NSB_EXPECT_ABSENT] = "absent",
+		[NSB_EXPECT_MISSING] = "missing",
+		[NSB_EXPECT_MEASURED] = "measured",
+	};
+
+	(void)c, (void)ctx;
+	return json_string(states[XROW(row)->state]);
+}
+
+/* Keys of a measured row only: NULL leaves them out of the others. */
+NSB_ROW_JSON(shift_json, struct nsb_expect_result,
+	     measured(r) ? nsb_interval_json(&r->row->e.shift) : NULL)
+NSB_ROW_JSON(paired_json, struct nsb_expect_result,
+	     measured(r) ? json_boolean(r->row->e.paired) : NULL)
+NSB_ROW_JSON(ratio_json, struct nsb_expect_result,
+	     measured(r) ? nsb_json_num(r->ratio) : NULL)
+NSB_ROW_JSON(tol_json, struct nsb_expect_result,
+	     measured(r) ? nsb_json_num(100 * r->tol) : NULL)
+NSB_ROW_JSON(within_json, struct nsb_expect_result,
+	     measured(r) ? json_boolean(r->within) : NULL)
+NSB_ROW_JSON(aa_json, struct nsb_expect_result,
+	     !measured(r) ? NULL : r->row->has_aa ?
+	     nsb_json_num(r->row->aa.shift.est) : json_null())
+NSB_ROW_JSON(mde_json, struct nsb_expect_result,
+	     measured(r) ? nsb_json_num(r->mde) : NULL)
+NSB_ROW_JSON(detected_json, struct nsb_expect_result,
+	     measured(r) ? json_boolean(r->detected) : NULL)
+
+/* null where the comparison has no A/A side to check */
+static json_t *aa_ok_json(const struct nsb_col *c, const void *row,
+			  const void *ctx)
+{
+	const struct nsb_expect *x = ctx;
+
+	(void)c;
+	if (!measured(row))
+		return NULL;
+	return x->aa ? json_boolean(XROW(row)->aa_ok) : json_null();
+}
+
+/* A prediction in neither side has no verdict. */
+NSB_ROW_JSON(verdict_json, struct nsb_expect_result,
+	     r->state == NSB_EXPECT_ABSENT ? NULL : json_string(r->verdict))
+NSB_ROW_JSON(fail_json, struct nsb_expect_result,
+	     r->state == NSB_EXPECT_ABSENT ? NULL : json_boolean(r->fail))
+
 #define TEXT	NSB_COL_TEXT
 #define MD	NSB_COL_MD
 #define R	NSB_COL_RIGHT
 
+/* JSON only, in both tables: the file's line, gate and sum; the outcome */
+#define SHARED_JSON_COLS						\
+	{ .key = "line", .json = line_json },				\
+	{ .key = "gated", .json = gated_json },				\
+	{ .key = "sum", .json = sum_json },				\
+	{ .key = "status", .json = status_json },			\
+	{ .key = "paired", .json = paired_json },			\
+	{ .key = "fail", .json = fail_json }
+
 /* icount: the instruction count checked against the prediction */
 static const struct nsb_col ic_cols[] = {
 	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
-	  .cell = name_cell },
+	  .cell = name_cell, .key = "name", .json = name_json },
 	{ .head = "predicted", .width = 9, .flags = TEXT | MD | R,
-	  .cell = pred_cell },
+	  .cell = pred_cell, .key = "predicted", .json = pred_json },
 	{ .head = "measured [" NSB_CI_S "% CI]", .width = 26,
-	  .flags = TEXT | R, .cell = shift_ci_cell },
+	  .flags = TEXT | R, .cell = shift_ci_cell, .key = "measured",
+	  .json = shift_json },
 	{ .head = "measured", .flags = MD | R, .cell = shift_cell },
 	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
 	{ .head = "ratio", .width = 7, .flags = TEXT | MD | R,
-	  .cell = ratio_cell },
+	  .cell = ratio_cell, .key = "ratio", .json = ratio_json },
+	{ .key = "tolerance_pct", .json = tol_json },
+	{ .key = "within", .json = within_json },
 	{ .head = "A/A", .width = 6, .flags = TEXT | MD | R,
-	  .cell = aa_cell },
+	  .cell = aa_cell, .key = "aa_residual", .json = aa_json },
+	{ .key = "aa_ok", .json = aa_ok_json },
 	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
-	  NSB_COL_BELOW, .cell = verdict_cell },
+	  NSB_COL_BELOW, .cell = verdict_cell, .key = "verdict",
+	  .json = verdict_json },
+	SHARED_JSON_COLS,
 };
 
 /* wall clock: the shift only seen, with what the run could detect */
 static const struct nsb_col ns_cols[] = {
 	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
-	  .cell = name_cell },
+	  .cell = name_cell, .key = "name", .json = name_json },
 	{ .head = "pred insn", .md_head = "predicted insn", .width = 9,
-	  .flags = TEXT | MD | R, .cell = pred_cell },
+	  .flags = TEXT | MD | R, .cell = pred_cell, .key = "predicted",
+	  .json = pred_json },
 	{ .head = "measured ns [" NSB_CI_S "% CI]", .width = 26,
-	  .flags = TEXT | R, .cell = shift_ci_cell },
+	  .flags = TEXT | R, .cell = shift_ci_cell, .key = "measured",
+	  .json = shift_json },
 	{ .head = "measured ns", .flags = MD | R, .cell = shift_cell },
 	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
 	{ .head = "MDE ns", .width = 9, .flags = TEXT | MD | R,
-	  .cell = mde_cell },
+	  .cell = mde_cell, .key = "mde", .json = mde_json },
+	{ .key = "detected", .json = detected_json },
 	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
-	  NSB_COL_BELOW, .cell = verdict_cell },
+	  NSB_COL_BELOW, .cell = verdict_cell, .key = "verdict",
+	  .json = verdict_json },
+	SHARED_JSON_COLS,
+};
+
+/*
+ * A row of the JSON's expect.rows: the prediction as the file gives it,
+ * then what was measured (icount's keys or wall clock's), then the verdict.
+ */
+static const char *const expect_json_order[] = {
+	"name", "line", "predicted", "gated", "sum", "status", "measured",
+	"paired", "ratio", "tolerance_pct", "within", "aa_residual", "aa_ok",
+	"mde", "detected", "verdict", "fail", NULL,
 };
 
 static struct nsb_table expect_table(const struct nsb_expect *x)
@@ -462,10 +552,12 @@ static struct nsb_table expect_table(const struct nsb_expect *x)
 	if (x->icount)
 		return (struct nsb_table){ .cols = ic_cols,
 					   .n = NSB_ARRAY_SIZE(ic_cols),
-					   .ctx = x, .indent = "  " };
+					   .ctx = x, .indent = "  ",
+					   .json_order = expect_json_order };
 	return (struct nsb_table){ .cols = ns_cols,
 				   .n = NSB_ARRAY_SIZE(ns_cols), .ctx = x,
-				   .indent = "  " };
+				   .indent = "  ",
+				   .json_order = expect_json_order };
 }
 
 
@@ -571,53 +663,9 @@ void nsb_expect_print_markdown(FILE *f, const struct nsb_expect *x)
 
 /* --- JSON ------------------------------------------------------------- */
 
-static json_t *result_json(const struct nsb_expect *x,
-			   const struct nsb_expect_result *r)
-{
-	static const char *const states[] = {
-		[NSB_EXPECT_ABSENT] = "absent",
-		[NSB_EXPECT_MISSING] = "missing",
-		[NSB_EXPECT_MEASURED] = "measured",
-	};
-	const struct nsb_effect *e = r->row ? &r->row->e : NULL;
-	json_t *j = json_pack("{s:s,s:I,s:f,s:b,s:s,s:s}",
-			      "name", r->pred->name,
-			      "line", (json_int_t)r->pred->line,
-			      "predicted", r->pred->predicted,
-			      "gated", r->pred->gated, "sum", r->pred->sum,
-			      "status", states[r->state]);
-
-	if (!j || r->state == NSB_EXPECT_ABSENT)
-		return j;
-	if (r->state == NSB_EXPECT_MEASURED) {
-		json_object_set_new(j, "measured", json_pack(
-			"{s:o,s:o,s:o,s:o}", "est", nsb_json_num(e->shift.est),
-			"lo", nsb_json_num(e->shift.lo),
-			"hi", nsb_json_num(e->shift.hi),
-			"level", nsb_json_num(e->shift.level)));
-		json_object_set_new(j, "paired", json_boolean(e->paired));
-	}
-	if (r->state == NSB_EXPECT_MEASURED && x->icount) {
-		json_object_set_new(j, "ratio", nsb_json_num(r->ratio));
-		json_object_set_new(j, "tolerance_pct",
-				    nsb_json_num(100 * r->tol));
-		json_object_set_new(j, "within", json_boolean(r->within));
-		json_object_set_new(j, "aa_residual", r->row->has_aa ?
-				    nsb_json_num(r->row->aa.shift.est) :
-				    json_null());
-		json_object_set_new(j, "aa_ok", x->aa ?
-				    json_boolean(r->aa_ok) : json_null());
-	} else if (r->state == NSB_EXPECT_MEASURED) {
-		json_object_set_new(j, "mde", nsb_json_num(r->mde));
-		json_object_set_new(j, "detected", json_boolean(r->detected));
-	}
-	json_object_set_new(j, "verdict", json_string(r->verdict));
-	json_object_set_new(j, "fail", json_boolean(r->fail));
-	return j;
-}
-
 int nsb_expect_json(json_t *root, const struct nsb_expect *x)
 {
+	struct nsb_table t = expect_table(x);
 	json_t *rows = json_array(), *list = json_object_get(root, "rows");
 	json_t *row, *ex;
 	size_t i, at;
@@ -625,7 +673,7 @@ int nsb_expect_json(json_t *root, const struct nsb_expect *x)
 	if (!rows)
 		return -1;
 	for (i = 0; i < x->n; i++)
-		if (json_array_append_new(rows, result_json(x, &x->r[i])))
+		if (json_array_append_new(rows, nsb_table_json(&t, &x->r[i])))
 			goto fail;
 	json_array_foreach(list, i, row) {
 		const char *name = nsb_json_str(row, "name");
