@@ -493,7 +493,13 @@ static const char *str_of(json_t *o, const char *key)
 /*
  * The table as `nsbench costs` prints it (off, shift [CI], %, verdict),
  * its rows those of costs.json: one column description (table.h), drawn
- * by the table model's HTML renderer.
+ * by the table model's HTML renderer.  It is a second list, not
+ * costs_out.c's cost_cols: those cells read a struct nsb_cost_row and the
+ * struct nsb_costs of a run of this build, while the site has only the
+ * published costs.json, maybe of another build, whose rows would have to
+ * be parsed back into cost rows (families, effects, A/A) to share them.
+ * The file's keys are the contract between the two; a column here reads
+ * one of them by name.
  */
 #define JROW(row)	((json_t *)(row))
 
