@@ -14,6 +14,7 @@
 #include "src/lib/io/manifest.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/io/samples.h"
+#include "src/lib/stats/costs.h"
 
 
 /*
@@ -108,14 +109,38 @@ static json_t *boot_row(const char *dir, long b, long r, long s,
 
 /*
  * A side of the boot list: A or B, the kernel; "+LSM" after it, a boot of
- * that kernel with the LSM active (lsm=LSM on its command line).
+ * that kernel with the LSM active (lsm=LSM on its command line), LSM one
+ * that a row of kernel-patches/checks.def lives in, as the cost families.
  */
 static bool valid_side(const char *side)
 {
+	const char *lsm[NSB_COST_LSM_MAX];
+	size_t i, n = nsb_cost_lsms(lsm, NSB_COST_LSM_MAX);
+
 	if ((side[0] != 'A' && side[0] != 'B') || (side[1] && side[1] != '+'))
 		return false;
-	return !side[1] || !strcmp(side + 2, "selinux") ||
-	       !strcmp(side + 2, "smack");
+	if (!side[1])
+		return true;
+	for (i = 0; i < n && i < NSB_COST_LSM_MAX; i++)
+		if (strcmp(lsm[i], "none") && !strcmp(side + 2, lsm[i]))
+			return true;
+	return false;
+}
+
+/* The LSMs a side may name, for the message: "selinux or smack". */
+static void side_lsms(char *buf, size_t len)
+{
+	const char *lsm[NSB_COST_LSM_MAX], *any[NSB_COST_LSM_MAX];
+	size_t i, k = 0, used = 0, n = nsb_cost_lsms(lsm, NSB_COST_LSM_MAX);
+
+	for (i = 0; i < n && i < NSB_COST_LSM_MAX; i++)
+		if (strcmp(lsm[i], "none"))
+			any[k++] = lsm[i];
+	*buf = 0;
+	for (i = 0; i < k && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i ? "" : i + 1 < k ? ", " : " or ",
+					 any[i]);
 }
 
 /*
@@ -176,10 +201,13 @@ static json_t *boot_rows(const char *list, const char *dir)
 		rest = p + strspn(p, " \t");
 		*p = 0;
 		if (s < 0 || !valid_side(side) || *rest) {
+			char lsms[256];
+
+			side_lsms(lsms, sizeof(lsms));
 			nsb_bad_at(list, n, "want \"BOOT ROUND SEED SIDE\" "
 				   "(whole numbers up to %ld; SIDE A or B, or "
-				   "A+LSM or B+LSM, LSM selinux or smack)",
-				   BOOT_NUM_MAX);
+				   "A+LSM or B+LSM, LSM %s)", BOOT_NUM_MAX,
+				   lsms);
 			json_decref(rows);
 			rows = NULL;
 			break;
