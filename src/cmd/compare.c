@@ -10,6 +10,7 @@
 
 #include "src/lib/stats/compare.h"
 #include "src/lib/stats/expect.h"
+#include "src/lib/stats/stats.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/base/options.h"
 #include "src/cmd/cli.h"
@@ -28,8 +29,10 @@
 "of medians.\n" \
 "\n" \
 "Verdicts: in native, KVM and TCG runs against +-PCT of the base median\n" \
-"(--threshold, default 2): slower/faster when p < 0.05 and the estimate\n" \
-"lies beyond it, same when the whole 95% CI lies inside it, noisy\n" \
+"(--threshold, default 2): slower/faster when p < " NSB_ALPHA_S \
+" and the estimate\n" \
+"lies beyond it, same when the whole " NSB_CI_S \
+"% CI lies inside it, noisy\n" \
 "otherwise (with the MDE and the samples needed).  In icount runs (one\n" \
 "virtual ns is one guest instruction) against +-1 instruction, what the\n" \
 "instrument resolves, or against the row's A/A residual (--aa) where that\n" \

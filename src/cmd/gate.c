@@ -11,6 +11,7 @@
 
 #include "src/lib/history/gate.h"
 #include "src/lib/history/history.h"
+#include "src/lib/stats/stats.h"
 #include "src/lib/base/options.h"
 #include "src/lib/base/prog.h"
 #include "src/cmd/cli.h"
@@ -33,7 +34,8 @@ static const struct nsb_usage gate_usage = {
 "with a baseline, benchmark by benchmark; exit 1 if any is a regression\n"
 "(or failed in the new run), 0 otherwise, 2 on error.\n",
 	.epilog =
-"The verdicts are those of 'nsbench compare' (95 % CI, p < 0.05), on the\n"
+"The verdicts are those of 'nsbench compare' (" NSB_CI_S " % CI, p < "
+NSB_ALPHA_S "), on the\n"
 "results files of both runs where they are (the history records where\n"
 "they were; or NEW.json and a results-file baseline), else on the samples\n"
 "the history keeps of them: the same test, the same verdict.  Records of\n"
@@ -43,7 +45,8 @@ static const struct nsb_usage gate_usage = {
 "history does not hold is an error (exit 2).\n"
 "\n"
 "The rule, stated in the output's 'rule:' line: timed rows (native, KVM,\n"
-"TCG) are a regression when p < 0.05 and the change lies beyond\n"
+"TCG) are a regression when p < " NSB_ALPHA_S
+" and the change lies beyond\n"
 "+-threshold %.  icount rows (guest instructions) are judged as the\n"
 "in-boot check-cost table judges them without an A/A side: against +-1\n"
 "instruction, what the instrument resolves; every regression fails the\n"

@@ -17,6 +17,7 @@
 #include "src/lib/base/options.h"
 #include "src/lib/render/plot.h"
 #include "src/lib/stats/profile.h"
+#include "src/lib/stats/stats.h"
 #include "src/lib/render/trend.h"
 #include "src/cmd/cli.h"
 
@@ -38,7 +39,8 @@ static int plot_trend(struct plot_opts *o, const struct nsb_trend_pt *pts,
 	struct nsb_trend_chart ch = {
 		.who = WHO, .templates = o->p.templates, .tmp = o->p.tmp,
 		.log = o->p.log, .svg = o->p.svg, .png = o->p.png,
-		.title = o->title ?: "history of the median with its 95% CI",
+		.title = o->title ?: "history of the median with its "
+			 NSB_CI_S "% CI",
 		.unit = o->unit ?: "ns", .extra = "run, oldest first",
 		.label_max = 24,
 	};
@@ -103,7 +105,8 @@ static const struct nsb_usage ab_usage = {
 "per benchmark family (sys/exec, models/in_userns, ...), at most ~1200 px\n"
 "wide; a large family is split over <name>-1, <name>-2, ...:\n"
 "  <stem>-ab-<family>     the shift of the median (patched vs base, %) per\n"
-"                         benchmark with its 95% CI, zero line, threshold band\n"
+"                         benchmark with its " NSB_CI_S
+"% CI, zero line, threshold band\n"
 "  <stem>-depth-<family>  cost against depth:N (log2 axis), a line per variant\n"
 "                         and side (variants with two or more depths)\n"
 "  <stem>-dist-<family>   box plots of the samples, in % of the base median\n"
@@ -134,7 +137,8 @@ static const struct nsb_usage mode_usage[NMODES] = {
 		"said so in one line.\n"),
 	[MODE_PROFILE] = FILE_MODE("profile",
 		"Per benchmark of `nsbench profile --json`, each symbol's "
-		"shift per op\n(95% CI), as <stem>-profile-<name>.svg and "
+		"shift per op\n(" NSB_CI_S "% CI), as <stem>-profile-<name>.svg "
+		"and "
 		".png; at most 64 benchmarks\n(charts): the rest are left "
 		"out, and said so in one line.\n"),
 	[MODE_TREND] = FILE_MODE("trend",

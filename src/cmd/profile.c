@@ -10,6 +10,7 @@
 #include "src/lib/base/nsbench.h"
 #include "src/lib/base/options.h"
 #include "src/lib/stats/profile.h"
+#include "src/lib/stats/stats.h"
 #include "src/cmd/cli.h"
 
 /* --- nsbench profile -------------------------------------------------- */
@@ -34,7 +35,7 @@ static const struct nsb_usage profile_usage = {
 		 "directory gives all of\nits own) paired by A/B round; per "
 		 "symbol insn/op = samples * period /\nops, its median on each "
 		 "side and the median of the per-round\ndifferences with the "
-		 "sign-test 95% CI, as the report's rows.\n",
+		 "sign-test " NSB_CI_S "% CI, as the report's rows.\n",
 	.epilog = "A symbol is significant (*) when its CI excludes 0 and its "
 		  "shift exceeds\nwhat counting noise alone gives (4 standard "
 		  "errors of the median:\nwith hundreds of symbols tested, a CI "
