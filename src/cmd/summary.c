@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/base/options.h"
 #include "src/lib/io/samples.h"
@@ -221,11 +222,8 @@ out:
 
 static void layout_free(struct layout *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->nfam; i++)
-		free(l->fam[i].rows);
-	free(l->fam);
+	nsb_free_each(l->fam, l->nfam, sizeof(*l->fam),
+		      offsetof(struct family, rows));
 	free(l->cuts);
 	json_decref(l->fam_idx);
 	json_decref(l->rows_seen);

@@ -14,6 +14,7 @@
 #include "src/lib/io/cachesim.h"
 #include "src/lib/base/jsonio.h"
 #include "src/lib/io/samples.h"
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 
 const char *const nsb_cs_count_names[NSB_CS_NCOUNT] = {
@@ -261,11 +262,8 @@ int nsb_cachesim_load(struct nsb_cachesim *cs, const char *path)
 
 void nsb_cachesim_free(struct nsb_cachesim *cs)
 {
-	size_t i;
-
-	for (i = 0; i < cs->nfn; i++)
-		free(cs->fn[i].name);
-	free(cs->fn);
+	nsb_free_each(cs->fn, cs->nfn, sizeof(*cs->fn),
+		      offsetof(struct nsb_cs_func, name));
 	free(cs->model);
 	free(cs->r);
 	memset(cs, 0, sizeof(*cs));

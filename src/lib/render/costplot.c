@@ -15,6 +15,7 @@
 
 #include "src/lib/render/costplot.h"
 #include "src/lib/render/gnuplot.h"
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/render/rowplot.h"
 
@@ -198,11 +199,8 @@ static int costs_chart(FILE *f, int k, struct nsb_rowchart *ch, void *arg)
 
 static void cp_free(struct nsb_cp *cp)
 {
-	size_t i;
-
-	for (i = 0; i < cp->npan; i++)
-		free(cp->pan[i].rows);
-	free(cp->pan);
+	nsb_free_each(cp->pan, cp->npan, sizeof(*cp->pan),
+		      offsetof(struct nsb_cp_panel, rows));
 	free(cp->page);
 	free(cp->pt);
 	free(cp->fam);

@@ -23,6 +23,7 @@
 #include "src/lib/render/gnuplot.h"
 #include "src/lib/history/histjudge.h"
 #include "src/lib/history/history.h"
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/io/samples.h"
 #include "src/lib/stats/stats.h"
@@ -140,11 +141,8 @@ out:
 
 void nsb_trend_pts_free(struct nsb_trend_pt *pts, size_t n)
 {
-	size_t i;
-
-	for (i = 0; pts && i < n; i++)
-		free((char *)pts[i].label);
-	free(pts);
+	nsb_free_each(pts, pts ? n : 0, sizeof(*pts),
+		      offsetof(struct nsb_trend_pt, label));
 }
 
 /* One row into pts[n], grown as needed; 1 a point, 0 a blank, -1 bad. */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/stats/perfdiff.h"
 
@@ -176,11 +177,8 @@ int nsb_perf_diff(struct nsb_perf *p, const char *base, const char *patched)
 
 void nsb_perf_free(struct nsb_perf *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		free(p->rows[i].sym);
-	free(p->rows);
+	nsb_free_each(p->rows, p->n, sizeof(*p->rows),
+		      offsetof(struct nsb_perf_row, sym));
 	memset(p, 0, sizeof(*p));
 }
 
