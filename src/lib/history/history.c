@@ -143,24 +143,34 @@ static const char *check_samples(json_t *o, struct nsb_hrec *r)
 	return NULL;
 }
 
+/* run, benchmark, status, unit */
+#define HREC_REQUIRED 4
+
 const char *nsb_hrec_parse(json_t *o, struct nsb_hrec *r)
 {
 	const char *bad = NULL;
 	json_t *n = json_object_get(o, "n");
+	/*
+	 * A record's string members, the first HREC_REQUIRED required; in
+	 * this order, so the last missing key is the one a bad line names.
+	 */
+	static const char *const keys[] = {
+		"run", "benchmark", "status", "unit",
+		"mode", "why", "timestamp", "kernel_release", "kernel_commit",
+		"series", "config_hash", "nsbench_version",
+	};
+	const char **dst[] = {
+		&r->run, &r->bench, &r->status, &r->unit,
+		&r->mode, &r->why, &r->timestamp, &r->kernel_release,
+		&r->kernel_commit, &r->series, &r->config_hash, &r->version,
+	};
+	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	r->run = str_member(o, "run", true, &bad);
-	r->bench = str_member(o, "benchmark", true, &bad);
-	r->status = str_member(o, "status", true, &bad);
-	r->unit = str_member(o, "unit", true, &bad);
-	r->mode = str_member(o, "mode", false, &bad);
-	r->why = str_member(o, "why", false, &bad);
-	r->timestamp = str_member(o, "timestamp", false, &bad);
-	r->kernel_release = str_member(o, "kernel_release", false, &bad);
-	r->kernel_commit = str_member(o, "kernel_commit", false, &bad);
-	r->series = str_member(o, "series", false, &bad);
-	r->config_hash = str_member(o, "config_hash", false, &bad);
-	r->version = str_member(o, "nsbench_version", false, &bad);
+	_Static_assert(NSB_ARRAY_SIZE(keys) == NSB_ARRAY_SIZE(dst),
+		       "a key for every member");
+	for (i = 0; i < NSB_ARRAY_SIZE(keys); i++)
+		*dst[i] = str_member(o, keys[i], i < HREC_REQUIRED, &bad);
 	r->files = json_object_get(o, "files");
 	if (bad)
 		return bad;
