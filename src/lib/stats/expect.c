@@ -371,30 +371,28 @@ static void ci_cell(char *buf, size_t len, const void *row, const void *ctx,
 			 XROW(row)->row->e.shift.hi);
 }
 
-/* Nothing measured: "-" in text, an empty cell in Markdown. */
-static void no_number(char *buf, size_t len, enum nsb_tfmt fmt)
+/* v to prec decimals; nothing measured: "-" in text, empty in Markdown. */
+static void number_cell(char *buf, size_t len, const void *row,
+			enum nsb_tfmt fmt, int prec, double v)
 {
-	snprintf(buf, len, "%s", fmt == NSB_TEXT ? "-" : "");
+	if (measured(row))
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "%s", fmt == NSB_TEXT ? "-" : "");
 }
 
 static void ratio_cell(char *buf, size_t len, const void *row,
 		       const void *ctx, enum nsb_tfmt fmt)
 {
 	(void)ctx;
-	if (measured(row))
-		snprintf(buf, len, "%.3f", XROW(row)->ratio);
-	else
-		no_number(buf, len, fmt);
+	number_cell(buf, len, row, fmt, 3, XROW(row)->ratio);
 }
 
 static void mde_cell(char *buf, size_t len, const void *row,
 		     const void *ctx, enum nsb_tfmt fmt)
 {
 	(void)ctx;
-	if (measured(row))
-		snprintf(buf, len, "%.1f", XROW(row)->mde);
-	else
-		no_number(buf, len, fmt);
+	number_cell(buf, len, row, fmt, 1, XROW(row)->mde);
 }
 
 static void aa_cell(char *buf, size_t len, const void *row,
