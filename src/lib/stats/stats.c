@@ -878,33 +878,23 @@ size_t nsb_n_needed(double sx, double sy, bool paired, double delta)
 
 /* --- multiple comparisons --------------------------------------------- */
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
-static int cmp_pidx(const void *a, const void *b)
-{
-	return nsb_cmp_double(&((const struct pidx *)a)->p,
-			      &((const struct pidx *)b)->p);
-}
-
+/* The p-values sorted with their places, as ranks sort the samples. */
 int nsb_holm(const double *p, size_t n, double *adj)
 {
-	struct pidx *s = malloc((n ? n : 1) * sizeof(*s));
+	struct ranked *s = malloc((n ? n : 1) * sizeof(*s));
 	double run = 0;
 	size_t i;
 
 	if (!s)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		s[i] = (struct pidx){ p[i], i };
-	qsort(s, n, sizeof(*s), cmp_pidx);
+		s[i] = (struct ranked){ p[i], i };
+	qsort(s, n, sizeof(*s), cmp_ranked);
 	for (i = 0; i < n; i++) {
-		double a = fmin(1, (double)(n - i) * s[i].p);
+		double a = fmin(1, (double)(n - i) * s[i].v);
 
 		run = fmax(run, a);
-		adj[s[i].i] = run;
+		adj[s[i].idx] = run;
 	}
 	free(s);
 	return 0;
