@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/base/strbuf.h"
 #include "src/lib/io/samples.h"
@@ -292,6 +293,27 @@ static int entry_unit(const char *path, json_t *b, size_t i,
 }
 
 /*
+ * ARR[i].key of path, if present, is a finite number >= 0; who names the
+ * entry in the message.  0, or nsb_bad()'s -1.
+ */
+static int finite_member(const char *path, const char *arr, json_t *o,
+			 size_t i, const char *key, const char *who)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v))
+		return nsb_bad(path, "%s[%zu].%s (%s): expected a number, got %s",
+			   arr, i, key, who, nsb_json_type_name(v));
+	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
+		return nsb_bad(path, "%s[%zu].%s (%s): must be a finite number "
+			   ">= 0, got %g", arr, i, key, who,
+			   json_number_value(v));
+	return 0;
+}
+
+/*
  * The other time (cpu_time when the metric is real_time): not a sample,
  * but a negative or non-numeric one says the entry is damaged.
  */
@@ -300,19 +322,8 @@ static int check_other_time(const char *path, json_t *b, size_t i,
 {
 	const char *other = strcmp(metric, "cpu_time") ? "cpu_time" :
 			    "real_time";
-	json_t *v = json_object_get(b, other);
 
-	if (!v)
-		return 0;
-	if (!json_is_number(v))
-		return nsb_bad(path, "benchmarks[%zu].%s (%s): expected a number, "
-			   "got %s", i, other, name, nsb_json_type_name(v));
-	if (!(json_number_value(v) >= 0) ||
-	    !isfinite(json_number_value(v)))
-		return nsb_bad(path, "benchmarks[%zu].%s (%s): must be a finite "
-			   "number >= 0, got %g", i, other, name,
-			   json_number_value(v));
-	return 0;
+	return finite_member(path, "benchmarks", b, i, other, name);
 }
 
 /* Returns 1 for a sample or an error entry, 0 for an aggregate. */
@@ -431,17 +442,7 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 static int hf_seconds(const char *path, json_t *r, size_t i, const char *key,
 		      const char *cmd)
 {
-	json_t *v = json_object_get(r, key);
-
-	if (!v)
-		return 0;
-	if (!json_is_number(v))
-		return nsb_bad(path, "results[%zu].%s (%s): expected a number, got "
-			   "%s", i, key, cmd, nsb_json_type_name(v));
-	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
-		return nsb_bad(path, "results[%zu].%s (%s): must be a finite number "
-			   ">= 0, got %g", i, key, cmd, json_number_value(v));
-	return 0;
+	return finite_member(path, "results", r, i, key, cmd);
 }
 
 static int hf_times(const char *path, json_t *r, size_t i, const char *cmd)
@@ -636,11 +637,7 @@ int nsb_side_load(struct nsb_side *side, const char *path)
 
 void nsb_series_free(struct nsb_series *s)
 {
-	size_t j;
-
-	for (j = 0; j < s->n; j++)
-		free(s->round[j]);
-	free(s->round);
+	nsb_free_each(s->round, s->n, sizeof(*s->round), 0);
 	free(s->v);
 	free(s->name);
 	free(s->why);
