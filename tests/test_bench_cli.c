@@ -330,6 +330,31 @@ static void test_bad_flags(void)
 }
 
 /*
+ * An interleaved sys/ run needs root (its fixture): else skip(nskip, why)
+ * and false.  Runs the bench with args, then --out=dir/name and a filter for
+ * the one row sys/open/file/init/depth:0: is_int() its exit 0 as what.
+ * *root is the results file (NULL if none), *b its first row (or NULL).
+ */
+static bool run_depth0(const char *name, const char *args, const char *what,
+		       int nskip, const char *why, json_t **root, json_t **b)
+{
+	char out[128], cmd[512];
+
+	if (geteuid()) {
+		skip(nskip, "%s", why);
+		return false;
+	}
+	snprintf(out, sizeof(out), "%s/%s", dir, name);
+	snprintf(cmd, sizeof(cmd), "%s --out=%s "
+		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", args, out);
+	is_int(run(cmd, NULL), 0, "%s", what);
+	*root = json_load_file(out, 0, NULL);
+	*b = *root ? json_array_get(json_object_get(*root, "benchmarks"), 0) :
+		     NULL;
+	return true;
+}
+
+/*
  * --interleave on this (stock) kernel: no switch, the same chunks, each
  * state held 3 chunks in a row, SCHED_BATCH: the three states' counters.
  */
@@ -338,24 +363,17 @@ static void test_interleave(void)
 	static const char *const keys[] = {
 		"nsb_on", "nsb_off1", "nsb_off2", "nsb_chunks",
 	};
-	char out[128], args[512];
 	const char *slice;
 	json_t *root, *b;
 	size_t i;
 
-	if (geteuid()) {
-		skip(5, "an interleaved sys/ run needs root (its fixture)");
+	if (!run_depth0("ilv.json", "--interleave=no_such_switch "
+			"--interleave-block=3 --sched=batch --sched-slice=5000 "
+			"--benchmark_min_time=0.005 --seed=7",
+			"an interleaved run exits 0", 5,
+			"an interleaved sys/ run needs root (its fixture)",
+			&root, &b))
 		return;
-	}
-	snprintf(out, sizeof(out), "%s/ilv.json", dir);
-	snprintf(args, sizeof(args), "--interleave=no_such_switch "
-		 "--interleave-block=3 --sched=batch --sched-slice=5000 "
-		 "--benchmark_min_time=0.005 "
-		 "--seed=7 --out=%s "
-		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
-	is_int(run(args, NULL), 0, "an interleaved run exits 0");
-	root = json_load_file(out, 0, NULL);
-	b = root ? json_array_get(json_object_get(root, "benchmarks"), 0) : NULL;
 	ok(b && !strcmp(json_string_value(json_object_get(b, "name")),
 			"sys/open/file/init/depth:0/manual_time"),
 	   "its row is the one asked for");
@@ -380,22 +398,16 @@ static void test_interleave(void)
  */
 static void test_settled(void)
 {
-	char out[128], args[512];
 	json_t *root, *b;
 	double k, chunks;
 
-	if (geteuid()) {
-		skip(4, "a SCHED_FIFO interleaved sys/ run needs root");
+	if (!run_depth0("settled.json", "--interleave=no_such_switch "
+			"--interleave-settle=50 --sched=fifo "
+			"--benchmark_min_time=0.005 --seed=7",
+			"a settled SCHED_FIFO run exits 0", 4,
+			"a SCHED_FIFO interleaved sys/ run needs root",
+			&root, &b))
 		return;
-	}
-	snprintf(out, sizeof(out), "%s/settled.json", dir);
-	snprintf(args, sizeof(args), "--interleave=no_such_switch "
-		 "--interleave-settle=50 --sched=fifo "
-		 "--benchmark_min_time=0.005 --seed=7 --out=%s "
-		 "'--benchmark_filter=^sys/open/file/init/depth:0/'", out);
-	is_int(run(args, NULL), 0, "a settled SCHED_FIFO run exits 0");
-	root = json_load_file(out, 0, NULL);
-	b = root ? json_array_get(json_object_get(root, "benchmarks"), 0) : NULL;
 	k = json_number_value(json_object_get(b, "nsb_chunk_ops"));
 	chunks = json_number_value(json_object_get(b, "nsb_chunks"));
 	ok(b && json_is_number(json_object_get(b, "nsb_off2")) && k >= 2,
