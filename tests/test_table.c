@@ -88,6 +88,28 @@ static const struct nsb_col origin = {
 	.cell = origin_cell, .key = "origin", .json = nsb_cell_json,
 };
 
+/* what the table renders to JSON for row, against want */
+static void check_json(const struct nsb_table *t, const struct fruit *row,
+		       const char *want, const char *what)
+{
+	json_t *j = nsb_table_json(t, row);
+	char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	check(s, want, what);
+	free(s);
+	json_decref(j);
+}
+
+/* t with the columns and origin after them, in more */
+static void with_origin(struct nsb_table *t,
+			struct nsb_col more[NSB_ARRAY_SIZE(cols) + 1])
+{
+	memcpy(more, cols, sizeof(cols));
+	more[NSB_ARRAY_SIZE(cols)] = origin;
+	t->cols = more;
+	t->n = NSB_ARRAY_SIZE(cols) + 1;
+}
+
 static char *render_t(const struct nsb_table *t, const struct fruit *rows,
 		      size_t n, enum nsb_tfmt fmt)
 {
@@ -117,12 +139,8 @@ static void added_column(const struct fruit *rows)
 	static const enum nsb_tfmt fmt[] = { NSB_TEXT, NSB_MD, NSB_HTML };
 	size_t i;
 	char *s, *plain;
-	json_t *j;
 
-	memcpy(more, cols, sizeof(cols));
-	more[NSB_ARRAY_SIZE(cols)] = origin;
-	t.cols = more;
-	t.n = NSB_ARRAY_SIZE(more);
+	with_origin(&t, more);
 	for (i = 0; i < NSB_ARRAY_SIZE(fmt); i++) {
 		plain = render(rows, 1, fmt[i]);
 		s = render_t(&t, rows, 1, fmt[i]);
@@ -132,12 +150,9 @@ static void added_column(const struct fruit *rows)
 		free(plain);
 		free(s);
 	}
-	j = nsb_table_json(&t, &rows[0]);
-	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	check(s, "{\"kg\":1.25,\"name\":\"fig\",\"origin\":\"from-fig\"}",
-	      "added column: JSON has its key");
-	free(s);
-	json_decref(j);
+	check_json(&t, &rows[0],
+		   "{\"kg\":1.25,\"name\":\"fig\",\"origin\":\"from-fig\"}",
+		   "added column: JSON has its key");
 }
 
 int main(void)
@@ -190,37 +205,23 @@ int main(void)
 	}
 	added_column(rows);
 
-	j = nsb_table_json(&table, &rows[0]);
-	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	check(s, "{\"kg\":1.25,\"name\":\"fig\"}",
-	      "JSON: the columns' keys in json_order's order, not column "
-	      "order");
-	free(s);
-	json_decref(j);
-	j = nsb_table_json(&table, &rows[2]);
-	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	check(s, "{\"name\":\"a|b\"}", "JSON: a column without a value "
-	      "leaves its key out");
-	free(s);
-	json_decref(j);
+	check_json(&table, &rows[0], "{\"kg\":1.25,\"name\":\"fig\"}",
+		   "JSON: the columns' keys in json_order's order, not column "
+		   "order");
+	check_json(&table, &rows[2], "{\"name\":\"a|b\"}",
+		   "JSON: a column without a value leaves its key out");
 
 	{
 		static const char *const order[] = { "origin", "name", NULL };
 		struct nsb_col more[NSB_ARRAY_SIZE(cols) + 1];
 		struct nsb_table t = table;
 
-		memcpy(more, cols, sizeof(cols));
-		more[NSB_ARRAY_SIZE(cols)] = origin;
-		t.cols = more;
-		t.n = NSB_ARRAY_SIZE(more);
+		with_origin(&t, more);
 		t.json_order = order;
-		j = nsb_table_json(&t, &rows[0]);
-		s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		check(s, "{\"origin\":\"from-fig\",\"name\":\"fig\","
-		      "\"kg\":1.25}", "JSON: json_order's keys first, in "
-		      "its order, then the others in column order");
-		free(s);
-		json_decref(j);
+		check_json(&t, &rows[0], "{\"origin\":\"from-fig\","
+			   "\"name\":\"fig\",\"kg\":1.25}",
+			   "JSON: json_order's keys first, in its order, then "
+			   "the others in column order");
 	}
 
 	{
