@@ -245,6 +245,19 @@ static void text_row(FILE *f, const struct nsb_costs *c,
 	nsb_table_row(f, &t, &row, NSB_TEXT);
 }
 
+/* "WHAT: LABEL SHIFT insn" and tail, hung under the family's line */
+static void row_note(FILE *f, const struct nsb_cost_row *r,
+		     const struct nsb_interval *shift, const char *what,
+		     const char *tail)
+{
+	char label[96], sh[96], line[600];
+
+	nsb_cost_label(label, sizeof(label), r->name);
+	nsb_fmt_shift(sh, sizeof(sh), shift);
+	snprintf(line, sizeof(line), "%s: %s %s insn%s", what, label, sh, tail);
+	nsb_wrap_hang(f, "    ", "      ", line);
+}
+
 /*
  * Rows with a mount made in each state: whether the two mounts behaved
  * apart (the proof, taken before the clock in every round), naming the
@@ -278,29 +291,18 @@ static void text_states(FILE *f, const struct nsb_cost_family *fam)
 	nsb_wrap(f, "    ", line);
 	for (j = 0; j < fam->n; j++) {
 		const struct nsb_cost_row *r = &fam->rows[j];
-		char label[96], sh[96];
+		char tail[128];
 
 		if (!r->within_noise)
 			continue;
-		nsb_cost_label(label, sizeof(label), r->name);
-		nsb_fmt_shift(sh, sizeof(sh), &r->cost.shift);
-		snprintf(line, sizeof(line), "control within its noise: %s "
-			 "%s insn, |shift| <= %.1f (band, A/A or half its "
-			 "CI): noisy, not a difference", label, sh, r->noise);
-		nsb_wrap_hang(f, "    ", "      ", line);
+		snprintf(tail, sizeof(tail), ", |shift| <= %.1f (band, A/A or "
+			 "half its CI): noisy, not a difference", r->noise);
+		row_note(f, r, &r->cost.shift, "control within its noise", tail);
 	}
-	for (j = 0; j < fam->n; j++) {
-		const struct nsb_cost_row *r = &fam->rows[j];
-		char label[96], sh[96];
-
-		if (!r->has_net)
-			continue;
-		nsb_cost_label(label, sizeof(label), r->name);
-		nsb_fmt_shift(sh, sizeof(sh), &r->net);
-		snprintf(line, sizeof(line), "net of its control: %s %s insn",
-			 label, sh);
-		nsb_wrap_hang(f, "    ", "      ", line);
-	}
+	for (j = 0; j < fam->n; j++)
+		if (fam->rows[j].has_net)
+			row_note(f, &fam->rows[j], &fam->rows[j].net,
+				 "net of its control", "");
 }
 
 static void text_residual(FILE *f, const struct nsb_costs *c,
