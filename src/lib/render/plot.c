@@ -11,12 +11,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "src/lib/stats/compare.h"
 #include "src/lib/render/gnuplot.h"
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/render/plot.h"
 
@@ -105,6 +107,17 @@ static int render(struct nsb_plot *o, const struct chart *ch)
 static const char *unit_label(const struct nsb_comparison *c)
 {
 	return c->base.icount ? "guest instructions" : "ns";
+}
+
+/* ch drawn from the data in path, with its title, in c's unit */
+static int render_from(struct nsb_plot *o, struct chart *ch,
+		       const struct nsb_comparison *c, const char *path,
+		       const char *title)
+{
+	ch->data = path;
+	ch->title = title;
+	ch->unit = unit_label(c);
+	return render(o, ch);
 }
 
 /*
@@ -266,6 +279,23 @@ static const char *part_of(char *buf, size_t len, size_t part, size_t n)
 	return buf;
 }
 
+/* "FAMILY (k of n): " and then fmt: a chart's title */
+static __attribute__((format(printf, 5, 6)))
+void chart_title(char *buf, size_t len, const char *family,
+		 const struct chart *ch, const char *fmt, ...)
+{
+	char pt[32];
+	va_list ap;
+	int n = snprintf(buf, len, "%s%s: ", *family ? family : "benchmarks",
+			 part_of(pt, sizeof(pt), ch->part, ch->nparts));
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
 /* --- A/B: the shift per benchmark ------------------------------------- */
 
 static double ab_row(FILE *f, const struct nsb_comparison *c,
@@ -317,7 +347,7 @@ static int ab_part(struct nsb_plot *o, const struct nsb_comparison *c,
 		   const struct family *fm, struct chart *ch)
 {
 	size_t from = ch->part * AB_ROWS, to, k;
-	char *path = NULL, title[512], pt[32], sd[256], band[64] = "";
+	char *path = NULL, title[512], sd[256], band[64] = "";
 	double thr = c->o.abs_threshold > 0 ? 0 : c->o.threshold;
 	int ret = -1;
 	FILE *f;
@@ -335,16 +365,12 @@ static int ab_part(struct nsb_plot *o, const struct nsb_comparison *c,
 		snprintf(band, sizeof(band), "; grey band: ±%g%% threshold",
 			 thr);
 	sides(sd, sizeof(sd), c);
-	snprintf(title, sizeof(title), "%s%s: %s\nshift of the median with "
-		 "its " NSB_CI_S "%% CI%s", *fm->name ? fm->name : "benchmarks",
-		 part_of(pt, sizeof(pt), ch->part, ch->nparts), sd, band);
+	chart_title(title, sizeof(title), fm->name, ch, "%s\nshift of the "
+		    "median with its " NSB_CI_S "%% CI%s", sd, band);
 	snprintf(ch->nums, sizeof(ch->nums), "nrows = %zu\nxmax = %.6g\n"
 		 "threshold = %.6g\nwidth = 1200\nheight = %zu", to - from,
 		 ab_xmax(c, fm, from, to), thr, 170 + 22 * (to - from));
-	ch->data = path;
-	ch->title = title;
-	ch->unit = unit_label(c);
-	ret = render(o, ch);
+	ret = render_from(o, ch, c, path, title);
 out:
 	free(path);
 	return ret;
@@ -486,7 +512,7 @@ static int depth_part(struct nsb_plot *o, const struct nsb_comparison *c,
 {
 	size_t from = ch->part * DEPTH_GROUPS, to, i, k;
 	double lo = INFINITY, hi = 0, xlast = 0;
-	char *path = NULL, title[512], pt[32], sd[256];
+	char *path = NULL, title[512], sd[256];
 	int ret = -1;
 	FILE *f;
 
@@ -511,19 +537,14 @@ static int depth_part(struct nsb_plot *o, const struct nsb_comparison *c,
 	if (fclose(f))
 		goto out;
 	sides(sd, sizeof(sd), c);
-	snprintf(title, sizeof(title), "%s%s: cost against user-namespace "
-		 "depth\n%s; base solid, patched dashed",
-		 *fm->name ? fm->name : "benchmarks",
-		 part_of(pt, sizeof(pt), ch->part, ch->nparts), sd);
+	chart_title(title, sizeof(title), fm->name, ch, "cost against "
+		    "user-namespace depth\n%s; base solid, patched dashed", sd);
 	snprintf(ch->nums, sizeof(ch->nums), "nblocks = %zu\nxlast = %.6g\n"
 		 "logy = %d\nwidth = 1000\nheight = %zu", 2 * (to - from),
 		 xlast, lo > 0 && hi / lo > 30, 560 + 16 * (to - from));
-	ch->data = path;
-	ch->title = title;
-	ch->unit = unit_label(c);
 	ch->extra = "user namespace depth (depth:N; log2 axis, 0 one step "
 		    "left of 1)";
-	ret = render(o, ch);
+	ret = render_from(o, ch, c, path, title);
 out:
 	free(path);
 	return ret;
@@ -533,7 +554,7 @@ static int plot_depth(struct nsb_plot *o, const struct nsb_comparison *c,
 		      const struct family *fm, size_t nf)
 {
 	char **groups;
-	size_t i, j, ng;
+	size_t i, ng;
 	int ret = 0;
 
 	for (i = 0; !ret && i < nf; i++) {
@@ -546,9 +567,7 @@ static int plot_depth(struct nsb_plot *o, const struct nsb_comparison *c,
 		ch.nparts = (ng + DEPTH_GROUPS - 1) / DEPTH_GROUPS;
 		for (; !ret && ch.part < ch.nparts; ch.part++)
 			ret = depth_part(o, c, &fm[i], groups, ng, &ch);
-		for (j = 0; j < ng; j++)
-			free(groups[j]);
-		free(groups);
+		nsb_free_each(groups, ng, sizeof(*groups), 0);
 	}
 	return ret;
 }
@@ -568,7 +587,7 @@ static int dist_part(struct nsb_plot *o, const struct nsb_comparison *c,
 		     const size_t *rows, size_t n, const char *family,
 		     struct chart *ch)
 {
-	char *path = NULL, *lpath = NULL, label[512], title[512], pt[32];
+	char *path = NULL, *lpath = NULL, label[512], title[512];
 	char sd[256];
 	size_t i, longest = 0, bm, rm;
 	int ret = -1;
@@ -599,21 +618,17 @@ static int dist_part(struct nsb_plot *o, const struct nsb_comparison *c,
 	bm = 3 + (size_t)(longest * 0.38);
 	rm = 2 + (size_t)(longest * 0.6);
 	sides(sd, sizeof(sd), c);
-	snprintf(title, sizeof(title), "%s%s: samples in %% of the base "
-		 "median\n%s", *family ? family : "benchmarks",
-		 part_of(pt, sizeof(pt), ch->part, ch->nparts), sd);
+	chart_title(title, sizeof(title), family, ch, "samples in %% of the "
+		    "base median\n%s", sd);
 	snprintf(ch->nums, sizeof(ch->nums), "nbench = %zu\nbmargin_lines = "
 		 "%zu\nrmargin_chars = %zu\nwidth = %zu\nheight = %zu", n, bm,
 		 rm > 12 ? rm : 12, n < 7 ? 700 : 280 + 66 * n, 420 + 14 * bm);
-	ch->data = path;
 	ch->extra = lpath;
-	ch->title = title;
-	ch->unit = unit_label(c);
 	ret = fclose(f);
 	ret |= fclose(l);
 	f = l = NULL;
 	if (!ret)
-		ret = render(o, ch);
+		ret = render_from(o, ch, c, path, title);
 out:
 	if (f)
 		fclose(f);
