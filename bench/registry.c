@@ -3,6 +3,7 @@
  * registry.c — builds nsb_benchmarks[] from the per-group list files.
  */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "bench/registry.h"
 
@@ -25,4 +26,13 @@ struct nsb_sweep nsb_depths(enum nsb_tier tier)
 {
 	return tier == NSB_TIER_FULL ? NSB_SWEEP(depths_full) :
 				       NSB_SWEEP(depths_quick);
+}
+
+struct gb_bench *nsb_register_model(const char *family, const char *form,
+				    gb_fn fn, const void *data)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "models/%s/%s", family, form);
+	return gb_register_data(name, fn, data);
 }

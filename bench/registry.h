@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/gbench.h"
 #include "src/lib/base/base.h"
 
 /* quick: what `make bench` and `make run` use; full: the whole sweep. */
@@ -51,5 +52,12 @@ struct nsb_bench {
 
 /* NULL-terminated. */
 extern const struct nsb_bench nsb_benchmarks[];
+
+/*
+ * A model family's variant "models/<family>/<form>", registered with data
+ * for fn (gb_register_data()); the caller names its arguments.
+ */
+struct gb_bench *nsb_register_model(const char *family, const char *form,
+				    gb_fn fn, const void *data);
 
 #endif /* NSB_REGISTRY_H */

@@ -91,12 +91,10 @@ static void bm(struct gb_state *s)
 void nsb_register_may_open_dev(enum nsb_tier tier)
 {
 	for (size_t f = 0; f < NSB_ARRAY_SIZE(variants); f++) {
-		char name[64];
-		struct gb_bench *b;
+		struct gb_bench *b = nsb_register_model("may_open_dev",
+							variants[f].form, bm,
+							&variants[f]);
 
-		snprintf(name, sizeof(name), "models/may_open_dev/%s",
-			 variants[f].form);
-		b = gb_register_data(name, bm, &variants[f]);
 		gb_arg_names(b, "mount", "working_set", NULL);
 		for (int k = 0; k < NR_MOUNT_KINDS; k++) {
 			int64_t hot[2] = { k, 1 }, cold[2] = { k, 4096 };

@@ -109,12 +109,10 @@ void nsb_register_mnt_may_suid(enum nsb_tier tier)
 	struct nsb_sweep depths = nsb_depths(NSB_TIER_FULL);
 
 	for (size_t f = 0; f < NSB_ARRAY_SIZE(variants); f++) {
-		char name[64];
-		struct gb_bench *b;
+		struct gb_bench *b = nsb_register_model("mnt_may_suid",
+							variants[f].form, bm,
+							&variants[f]);
 
-		snprintf(name, sizeof(name), "models/mnt_may_suid/%s",
-			 variants[f].form);
-		b = gb_register_data(name, bm, &variants[f]);
 		gb_arg_names(b, "owner", "depth", NULL);
 		for (int o = 0; o < NR_OWNERS; o++)
 			for (size_t d = 0; d < depths.n; d++) {

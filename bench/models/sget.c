@@ -254,12 +254,10 @@ void nsb_register_sget(enum nsb_tier tier)
 						      NSB_SWEEP(quick_n);
 
 	for (size_t i = 0; i < NSB_ARRAY_SIZE(variants); i++) {
-		char name[64];
-		struct gb_bench *b;
+		struct gb_bench *b = nsb_register_model("sget",
+							variants[i].name, bm,
+							&variants[i]);
 
-		snprintf(name, sizeof(name), "models/sget/%s",
-			 variants[i].name);
-		b = gb_register_data(name, bm, &variants[i]);
 		gb_arg_names(b, "supers", "writers", NULL);
 		for (size_t k = 0; k < ns.n; k++)
 			for (int64_t w = 0; w <= 1; w++) {
