@@ -77,6 +77,31 @@ static bool in(const struct nsb_col *c, enum nsb_tfmt fmt)
 				       NSB_COL_MD));
 }
 
+/* The next column fmt shows, from cols[*i] on (*i then past it), or NULL. */
+static const struct nsb_col *next_col(const struct nsb_table *t, size_t *i,
+				      enum nsb_tfmt fmt)
+{
+	while (*i < t->n) {
+		const struct nsb_col *c = &t->cols[(*i)++];
+
+		if (in(c, fmt))
+			return c;
+	}
+	return NULL;
+}
+
+/* next_col(), with its cell for row in fmt rendered into buf */
+static const struct nsb_col *next_cell(const struct nsb_table *t, size_t *i,
+				       const void *row, enum nsb_tfmt fmt,
+				       char *buf)
+{
+	const struct nsb_col *c = next_col(t, i, fmt);
+
+	if (c)
+		c->cell(buf, CELL, row, t->ctx, fmt);
+	return c;
+}
+
 /* An HTML cell's opening tag: its class, a code span's <code>. */
 static void html_open(FILE *f, const struct nsb_col *c, const void *row,
 		      const void *ctx)
@@ -101,14 +126,11 @@ static void html_close(FILE *f, const struct nsb_col *c, const char *tag)
 
 static void html_head(FILE *f, const struct nsb_table *t)
 {
-	size_t i;
+	const struct nsb_col *c;
+	size_t i = 0;
 
 	fputs("<table><thead><tr>", f);
-	for (i = 0; i < t->n; i++) {
-		const struct nsb_col *c = &t->cols[i];
-
-		if (!in(c, NSB_HTML))
-			continue;
+	while ((c = next_col(t, &i, NSB_HTML))) {
 		/* a header is words, never a code span */
 		fprintf(f, "<th%s>", c->flags & NSB_COL_RIGHT ?
 			" class=\"num\"" : "");
@@ -128,7 +150,8 @@ static void text_cell(FILE *f, const struct nsb_col *c, const char *s,
 
 void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 {
-	size_t i;
+	const struct nsb_col *c;
+	size_t i = 0;
 	bool first = true;
 
 	if (fmt == NSB_HTML) {
@@ -137,11 +160,7 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 	}
 	if (fmt == NSB_TEXT)
 		fputs(t->indent, f);
-	for (i = 0; i < t->n; i++) {
-		const struct nsb_col *c = &t->cols[i];
-
-		if (!in(c, fmt))
-			continue;
+	while ((c = next_col(t, &i, fmt))) {
 		if (fmt == NSB_TEXT)
 			text_cell(f, c, c->head, first);
 		else
@@ -153,25 +172,19 @@ void nsb_table_head(FILE *f, const struct nsb_table *t, enum nsb_tfmt fmt)
 		return;
 	}
 	fputs("|\n", f);
-	for (i = 0; i < t->n; i++)
-		if (in(&t->cols[i], fmt))
-			fputs(t->cols[i].flags & NSB_COL_RIGHT ? "|---:" :
-			      "|---", f);
+	for (i = 0; (c = next_col(t, &i, fmt));)
+		fputs(c->flags & NSB_COL_RIGHT ? "|---:" : "|---", f);
 	fputs("|\n", f);
 }
 
 static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 		     char *buf)
 {
-	size_t i, at = strlen(t->indent), len;
+	const struct nsb_col *c;
+	size_t i = 0, at = strlen(t->indent), len;
 	bool first = true;
 
-	for (i = 0; i < t->n; i++) {
-		const struct nsb_col *c = &t->cols[i];
-
-		if (!in(c, NSB_TEXT))
-			continue;
-		c->cell(buf, CELL, row, t->ctx, NSB_TEXT);
+	while ((c = next_cell(t, &i, row, NSB_TEXT, buf))) {
 		if (first)
 			fputs(t->indent, f);
 		if ((c->flags & NSB_COL_OWN_LINE) &&
@@ -196,45 +209,39 @@ static void text_row(FILE *f, const struct nsb_table *t, const void *row,
 }
 
 /* An empty cell is " |", as a table with holes reads in the source. */
-static void md_row(FILE *f, const struct nsb_table *t, const void *row,
-		   char *buf)
+static void md_cell(FILE *f, const struct nsb_col *c, const char *buf)
 {
-	size_t i;
-
-	fputc('|', f);
-	for (i = 0; i < t->n; i++) {
-		const struct nsb_col *c = &t->cols[i];
-
-		if (!in(c, NSB_MD))
-			continue;
-		c->cell(buf, CELL, row, t->ctx, NSB_MD);
-		fputc(' ', f);
-		if (c->flags & NSB_COL_CODE)
-			nsb_md_put_code(f, buf);
-		else if (*buf)
-			fputs(buf, f);
-		fputs(*buf || (c->flags & NSB_COL_CODE) ? " |" : "|", f);
-	}
-	fputc('\n', f);
+	fputc(' ', f);
+	if (c->flags & NSB_COL_CODE)
+		nsb_md_put_code(f, buf);
+	else if (*buf)
+		fputs(buf, f);
+	fputs(*buf || (c->flags & NSB_COL_CODE) ? " |" : "|", f);
 }
 
-static void html_row(FILE *f, const struct nsb_table *t, const void *row,
-		     char *buf)
+static void html_cell(FILE *f, const struct nsb_table *t,
+		      const struct nsb_col *c, const void *row, const char *buf)
 {
-	size_t i;
+	html_open(f, c, row, t->ctx);
+	nsb_html_put(f, buf);
+	html_close(f, c, "td");
+}
 
-	fputs("<tr>", f);
-	for (i = 0; i < t->n; i++) {
-		const struct nsb_col *c = &t->cols[i];
+/* A Markdown or an HTML row: the same walk, another mark-up. */
+static void markup_row(FILE *f, const struct nsb_table *t, const void *row,
+		       char *buf, enum nsb_tfmt fmt)
+{
+	const struct nsb_col *c;
+	size_t i = 0;
 
-		if (!in(c, NSB_HTML))
-			continue;
-		c->cell(buf, CELL, row, t->ctx, NSB_HTML);
-		html_open(f, c, row, t->ctx);
-		nsb_html_put(f, buf);
-		html_close(f, c, "td");
+	fputs(fmt == NSB_MD ? "|" : "<tr>", f);
+	while ((c = next_cell(t, &i, row, fmt, buf))) {
+		if (fmt == NSB_MD)
+			md_cell(f, c, buf);
+		else
+			html_cell(f, t, c, row, buf);
 	}
-	fputs("</tr>\n", f);
+	fputs(fmt == NSB_MD ? "\n" : "</tr>\n", f);
 }
 
 void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
@@ -246,10 +253,8 @@ void nsb_table_row(FILE *f, const struct nsb_table *t, const void *row,
 		return;
 	if (fmt == NSB_TEXT)
 		text_row(f, t, row, buf);
-	else if (fmt == NSB_MD)
-		md_row(f, t, row, buf);
 	else
-		html_row(f, t, row, buf);
+		markup_row(f, t, row, buf, fmt);
 	free(buf);
 }
 
