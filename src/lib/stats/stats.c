@@ -88,17 +88,28 @@ void nsb_median_ci(const double *sorted, size_t n, double alpha,
 	interval_from_sorted(sorted, n, k, r);
 }
 
+/*
+ * How a statistic over n values starts: its result r (size bytes) zeroed,
+ * x sorted into a new *v.  0, -EINVAL without values, or -ENOMEM.
+ */
+static int sorted_start(void *r, size_t size, const double *x, size_t n,
+			double **v)
+{
+	memset(r, 0, size);
+	if (!n)
+		return -EINVAL;
+	*v = nsb_sorted_copy(x, n);
+	return *v ? 0 : -ENOMEM;
+}
+
 int nsb_summarize(const double *x, size_t n, struct nsb_summary *s)
 {
 	struct nsb_interval ci;
 	double *v;
+	int ret = sorted_start(s, sizeof(*s), x, n, &v);
 
-	memset(s, 0, sizeof(*s));
-	if (!n)
-		return -EINVAL;
-	v = nsb_sorted_copy(x, n);
-	if (!v)
-		return -ENOMEM;
+	if (ret)
+		return ret;
 	s->n = n;
 	s->min = v[0];
 	s->max = v[n - 1];
@@ -614,14 +625,10 @@ int nsb_walsh(const double *d, size_t n, double alpha, struct nsb_interval *r)
 	size_t M = n * (n + 1) / 2, k;
 	struct smat mt = { .rows = n, .cols = n, .walsh = true };
 	double *sorted;
-	int err = 0;
+	int err = sorted_start(r, sizeof(*r), d, n, &sorted);
 
-	memset(r, 0, sizeof(*r));
-	if (!n)
-		return -EINVAL;
-	sorted = nsb_sorted_copy(d, n);
-	if (!sorted)
-		return -ENOMEM;
+	if (err)
+		return err;
 	mt.x = sorted;
 	r->est = smat_median(&mt, M, &err);
 
