@@ -31,6 +31,7 @@
 #include "src/lib/history/histjudge.h"
 #include "src/lib/history/history.h"
 #include "src/lib/render/ktap.h"
+#include "src/lib/base/mem.h"
 #include "src/lib/base/nsbench.h"
 
 /*
@@ -179,13 +180,8 @@ static int side_from_files(struct side *s, char **files, size_t n,
 
 static void side_free(struct side *s)
 {
-	size_t i;
-
 	if (s->own_files)
-		for (i = 0; i < s->nfiles; i++)
-			free(s->files[i]);
-	if (s->own_files)
-		free(s->files);
+		nsb_free_each(s->files, s->nfiles, sizeof(*s->files), 0);
 	free(s->r);
 	free(s->own_run);
 	json_decref(s->json);
