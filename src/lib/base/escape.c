@@ -159,6 +159,31 @@ void nsb_put_line(FILE *f, const char *s)
 }
 
 /*
+ * Markdown: s with a control character as '?' (a cell stays one line),
+ * any other as esc() writes it, or itself when esc() returns false.
+ */
+static void md_put(FILE *f, const char *s, bool (*esc)(FILE *f, char c))
+{
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = nsb_ctl_len(s);
+		if (n)
+			fputc('?', f);
+		else if (!esc(f, *s))
+			fputc(*s, f);
+	}
+}
+
+static bool code_esc(FILE *f, char c)
+{
+	if (c != '|')
+		return false;
+	fputs("\\|", f);
+	return true;
+}
+
+/*
  * Code span: as many backticks as the longest run inside plus one (a
  * name with a code fence cannot close it, CommonMark 6.1), a space
  * inside the fences when the name starts or ends with one, '|' as "\|"
@@ -179,22 +204,14 @@ static size_t longest_tick_run(const char *s)
 
 void nsb_md_put_code(FILE *f, const char *s)
 {
-	size_t ticks = longest_tick_run(s) + 1, i, n, len = strlen(s);
+	size_t ticks = longest_tick_run(s) + 1, i, len = strlen(s);
 	bool pad = ticks > 1 || (len && (s[0] == ' ' || s[len - 1] == ' '));
 
 	for (i = 0; i < ticks; i++)
 		fputc('`', f);
 	if (pad)
 		fputc(' ', f);
-	for (; *s; s += n ? n : 1) {
-		n = nsb_ctl_len(s);
-		if (n)
-			fputc('?', f);
-		else if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s, f);
-	}
+	md_put(f, s, code_esc);
 	if (pad)
 		fputc(' ', f);
 	for (i = 0; i < ticks; i++)
@@ -222,21 +239,20 @@ void nsb_md_code(char *buf, size_t len, const char *s)
 	free(text);
 }
 
+static bool text_esc(FILE *f, char c)
+{
+	if (c == '<')
+		fputs("&lt;", f);
+	else if (c == '&')
+		fputs("&amp;", f);
+	else if (strchr("\\`*_[]>|#!~", c))
+		fprintf(f, "\\%c", c);
+	else
+		return false;
+	return true;
+}
+
 void nsb_md_put_text(FILE *f, const char *s)
 {
-	size_t n;
-
-	for (; *s; s += n ? n : 1) {
-		n = nsb_ctl_len(s);
-		if (n)
-			fputc('?', f);
-		else if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (strchr("\\`*_[]>|#!~", *s))
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s, f);
-	}
+	md_put(f, s, text_esc);
 }
