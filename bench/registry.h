@@ -60,4 +60,20 @@ extern const struct nsb_bench nsb_benchmarks[];
 struct gb_bench *nsb_register_model(const char *family, const char *form,
 				    gb_fn fn, const void *data);
 
+/*
+ * A model family of a check's three forms (bench/models/kmodel.h), as
+ * data: struct variant, a form's name and its check (of type type), and
+ * variants[], the forms prefix_stock, prefix_2015 and prefix_now.
+ */
+#define NSB_MODEL_FORMS(type, prefix)					\
+struct variant {							\
+	const char *form;						\
+	type check;							\
+};									\
+static const struct variant variants[] = {				\
+	{ "stock", prefix##_stock },					\
+	{ "2015", prefix##_2015 },					\
+	{ "now", prefix##_now },					\
+}
+
 #endif /* NSB_REGISTRY_H */

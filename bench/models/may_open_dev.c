@@ -69,17 +69,7 @@ static void run(struct gb_state *s, dev_check check)
 	free_paths(paths, n);
 }
 
-/* The family as data: the check's three forms. */
-struct variant {
-	const char *form;
-	dev_check check;
-};
-
-static const struct variant variants[] = {
-	{ "stock", may_open_dev_stock },
-	{ "2015", may_open_dev_2015 },
-	{ "now", may_open_dev_now },
-};
+NSB_MODEL_FORMS(dev_check, may_open_dev);
 
 static void bm(struct gb_state *s)
 {

@@ -84,17 +84,7 @@ out:
 	current = NULL;
 }
 
-/* The family as data: the check's three forms. */
-struct variant {
-	const char *form;
-	suid_check check;
-};
-
-static const struct variant variants[] = {
-	{ "stock", mnt_may_suid_stock },
-	{ "2015", mnt_may_suid_2015 },
-	{ "now", mnt_may_suid_now },
-};
+NSB_MODEL_FORMS(suid_check, mnt_may_suid);
 
 static void bm(struct gb_state *s)
 {
