@@ -490,17 +490,26 @@ NSB_ROW_JSON(fail_json, struct nsb_expect_result,
 	{ .key = "paired", .json = paired_json },			\
 	{ .key = "fail", .json = fail_json }
 
+/* The columns both tables show; unit "" (instructions) or " ns". */
+#define NAME_COL { .head = "benchmark", .flags = MD | NSB_COL_CODE,	\
+		   .cell = name_cell, .key = "name", .json = name_json }
+#define MEASURED_COLS(unit)						\
+	{ .head = "measured" unit " [" NSB_CI_S "% CI]", .width = 26,	\
+	  .flags = TEXT | R, .cell = shift_ci_cell, .key = "measured",	\
+	  .json = shift_json },						\
+	{ .head = "measured" unit, .flags = MD | R, .cell = shift_cell },	\
+	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell }
+#define VERDICT_COL { .head = " verdict", .md_head = "verdict",	\
+		      .flags = TEXT | MD | NSB_COL_BELOW,		\
+		      .cell = verdict_cell, .key = "verdict",		\
+		      .json = verdict_json }
+
 /* icount: the instruction count checked against the prediction */
 static const struct nsb_col ic_cols[] = {
-	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
-	  .cell = name_cell, .key = "name", .json = name_json },
+	NAME_COL,
 	{ .head = "predicted", .width = 9, .flags = TEXT | MD | R,
 	  .cell = pred_cell, .key = "predicted", .json = pred_json },
-	{ .head = "measured [" NSB_CI_S "% CI]", .width = 26,
-	  .flags = TEXT | R, .cell = shift_ci_cell, .key = "measured",
-	  .json = shift_json },
-	{ .head = "measured", .flags = MD | R, .cell = shift_cell },
-	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
+	MEASURED_COLS(""),
 	{ .head = "ratio", .width = 7, .flags = TEXT | MD | R,
 	  .cell = ratio_cell, .key = "ratio", .json = ratio_json },
 	{ .key = "tolerance_pct", .json = tol_json },
@@ -508,30 +517,21 @@ static const struct nsb_col ic_cols[] = {
 	{ .head = "A/A", .width = 6, .flags = TEXT | MD | R,
 	  .cell = aa_cell, .key = "aa_residual", .json = aa_json },
 	{ .key = "aa_ok", .json = aa_ok_json },
-	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
-	  NSB_COL_BELOW, .cell = verdict_cell, .key = "verdict",
-	  .json = verdict_json },
+	VERDICT_COL,
 	SHARED_JSON_COLS,
 };
 
 /* wall clock: the shift only seen, with what the run could detect */
 static const struct nsb_col ns_cols[] = {
-	{ .head = "benchmark", .flags = MD | NSB_COL_CODE,
-	  .cell = name_cell, .key = "name", .json = name_json },
+	NAME_COL,
 	{ .head = "pred insn", .md_head = "predicted insn", .width = 9,
 	  .flags = TEXT | MD | R, .cell = pred_cell, .key = "predicted",
 	  .json = pred_json },
-	{ .head = "measured ns [" NSB_CI_S "% CI]", .width = 26,
-	  .flags = TEXT | R, .cell = shift_ci_cell, .key = "measured",
-	  .json = shift_json },
-	{ .head = "measured ns", .flags = MD | R, .cell = shift_cell },
-	{ .head = NSB_CI_S " % CI", .flags = MD, .cell = ci_cell },
+	MEASURED_COLS(" ns"),
 	{ .head = "MDE ns", .width = 9, .flags = TEXT | MD | R,
 	  .cell = mde_cell, .key = "mde", .json = mde_json },
 	{ .key = "detected", .json = detected_json },
-	{ .head = " verdict", .md_head = "verdict", .flags = TEXT | MD |
-	  NSB_COL_BELOW, .cell = verdict_cell, .key = "verdict",
-	  .json = verdict_json },
+	VERDICT_COL,
 	SHARED_JSON_COLS,
 };
 
