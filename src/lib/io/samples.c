@@ -304,8 +304,8 @@ static int finite_member(const char *path, const char *arr, json_t *o,
 	if (!v)
 		return 0;
 	if (!json_is_number(v))
-		return nsb_bad(path, "%s[%zu].%s (%s): expected a number, got %s",
-			   arr, i, key, who, nsb_json_type_name(v));
+		return nsb_bad(path, "%s[%zu].%s (%s): expected a number, "
+			   "got %s", arr, i, key, who, nsb_json_type_name(v));
 	if (!(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
 		return nsb_bad(path, "%s[%zu].%s (%s): must be a finite number "
 			   ">= 0, got %g", arr, i, key, who,
