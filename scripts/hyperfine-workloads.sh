@@ -26,14 +26,14 @@ build=build
 name=
 tier=quick
 results=results
+# shellcheck source=scripts/host-opts.sh
+. "$(dirname "$0")/host-opts.sh"
 for arg; do
 	case $arg in
-	--build=*) build=${arg#*=} ;;
-	--name=*) name=${arg#*=} ;;
 	--tier=*) tier=${arg#*=} ;;
-	--results=*) results=${arg#*=} ;;
 	-h|--help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "hyperfine-workloads.sh: unknown option '$arg'" >&2; exit 2 ;;
+	*) host_opt "$arg" ||
+		{ echo "hyperfine-workloads.sh: unknown option '$arg'" >&2; exit 2; } ;;
 	esac
 done
 

@@ -29,17 +29,17 @@ freq=4999
 count=
 label=
 workloads=
+# shellcheck source=scripts/host-opts.sh
+. "$(dirname "$0")/host-opts.sh"
 for arg; do
 	case $arg in
-	--build=*) build=${arg#*=} ;;
-	--name=*) name=${arg#*=} ;;
-	--results=*) results=${arg#*=} ;;
 	--freq=*) freq=${arg#*=} ;;
 	--count=*) count=${arg#*=} ;;
 	--cmd=*) label=${arg#*=} ;;
 	--) shift; break ;;
 	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	-*) echo "perf-profile.sh: unknown option '$arg'" >&2; exit 2 ;;
+	-*) host_opt "$arg" ||
+		{ echo "perf-profile.sh: unknown option '$arg'" >&2; exit 2; } ;;
 	*) workloads="$workloads $arg" ;;
 	esac
 	shift
