@@ -332,22 +332,21 @@ static void label_cell(char *buf, size_t len, const void *row,
 #define BOTH	(NSB_COL_TEXT | NSB_COL_MD)
 #define NUM	(BOTH | NSB_COL_RIGHT)
 
+/* The L1d, LL and cycles columns, once warm and once cold (temp). */
+#define CS_COLS(temp, d1, ll, cycles)					\
+	{ .head = "L1d", .md_head = "L1d misses " temp, .width = 6,	\
+	  .flags = NUM, .cell = d1 },					\
+	{ .head = "LL", .md_head = "LL misses " temp, .width = 5,	\
+	  .flags = NUM, .cell = ll },					\
+	{ .head = "cycles", .md_head = "cycles " temp, .width = 7,	\
+	  .flags = NUM, .cell = cycles }
+
 static const struct nsb_col cs_cols[] = {
 	{ .head = "scenario", .width = 17, .flags = BOTH | NSB_COL_CODE |
 	  NSB_COL_OWN_LINE, .cell = label_cell },
 	{ .head = "loads", .width = 6, .flags = NUM, .cell = loads_cell },
-	{ .head = "L1d", .md_head = "L1d misses warm", .width = 6,
-	  .flags = NUM, .cell = d1_cell },
-	{ .head = "LL", .md_head = "LL misses warm", .width = 5,
-	  .flags = NUM, .cell = ll_cell },
-	{ .head = "cycles", .md_head = "cycles warm", .width = 7,
-	  .flags = NUM, .cell = cycles_cell },
-	{ .head = "L1d", .md_head = "L1d misses cold", .width = 6,
-	  .flags = NUM, .cell = d1_cold_cell },
-	{ .head = "LL", .md_head = "LL misses cold", .width = 5,
-	  .flags = NUM, .cell = ll_cold_cell },
-	{ .head = "cycles", .md_head = "cycles cold", .width = 7,
-	  .flags = NUM, .cell = cycles_cold_cell },
+	CS_COLS("warm", d1_cell, ll_cell, cycles_cell),
+	CS_COLS("cold", d1_cold_cell, ll_cold_cell, cycles_cold_cell),
 };
 
 static bool family_has_cs(const struct nsb_cost_family *fam)
