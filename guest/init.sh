@@ -116,7 +116,6 @@ send_bin() {
 
 ctx_flags() {
 	echo "--mode=$NSB_MODE --round=$NSB_ROUND --seed=$NSB_SEED" \
-		"--context=nsbench_pidpin=${NSB_PIDPIN:-none}" \
 		"--boot=@BOOT@ --side=@SIDE@ --series=@SERIES@" \
 		"--config-hash=@CONFIG_HASH@"
 }
@@ -169,7 +168,6 @@ forkexec() {
 	NSB_CTX_nsbench_seed=$NSB_SEED NSB_CTX_nsbench_boot=@BOOT@ \
 	NSB_CTX_nsbench_side=@SIDE@ NSB_CTX_patch_series=@SERIES@ \
 	NSB_CTX_nsbench_label=$1 NSB_CTX_nsbench_aslr=$NSB_ASLR \
-	NSB_CTX_nsbench_pidpin=$NSB_PIDPIN \
 	NSB_CTX_kernel_config_hash=@CONFIG_HASH@ \
 	NSB_CTX_kernel_release="$(uname -r)" NSB_CTX_kernel_version="$(uname -v)" \
 	NSB_CTX_nsbench_tier=guest NSB_CTX_nsbench_end_reason=finished \
@@ -328,15 +326,6 @@ if [ -r /lsm/setup.sh ]; then
 	lsm_setup || msg "PROBE lsm.setup failed"
 fi
 perturb "$NSB_SEED"
-# The pid idr's leaves (nsb-guest pidpin says why): every 64-pid block
-# the allocator hands out keeps one sleeping process, so no fork of the
-# plan allocates or frees a leaf, whichever pids the seed's sleepers and
-# the boot took.  Exec rows moved by up to ~60 instructions from one
-# round to the next, and from one repetition to the next in a boot,
-# with where the pid counter stood.  The results' context says
-# nsbench_pidpin.
-NSB_PIDPIN=$(nsb-guest pidpin) || NSB_PIDPIN=failed
-msg "PROBE pidpin $NSB_PIDPIN"
 # nsb.sched=batch (ab.sh's two-kernel A/B): everything the plan starts
 # runs under SCHED_BATCH, inherited from here: no wakeup preemption.
 # Under EEVDF (6.6 and later) whether a woken task preempts the running

@@ -10,15 +10,7 @@
 
 #include "workloads/exec.h"
 
-/*
- * The target gets an empty environment, not the caller's: execve copies
- * the environment onto the new stack, and what that costs follows its
- * length and alignment, not the kernel.  With the caller's, one more
- * byte in an unrelated variable (init.sh's per-round NSB_PAD) moved an
- * exec by -14 to -64 instructions under icount, and a host's exec rows
- * followed whatever the shell had exported.  nsb-true reads none.
- */
-static char *const no_env[] = { NULL };
+extern char **environ;
 
 static int wait_status(pid_t pid)
 {
@@ -38,21 +30,21 @@ int nsb_exec_wait(int dirfd, const char *name, enum nsb_exec_method how)
 
 	switch (how) {
 	case NSB_EXEC_SPAWN:
-		r = posix_spawn(&pid, name, NULL, NULL, argv, no_env);
+		r = posix_spawn(&pid, name, NULL, NULL, argv, environ);
 		if (r)
 			return -r;
 		break;
 	case NSB_EXEC_VFORK:
 		pid = vfork();
 		if (!pid) {
-			syscall(SYS_execveat, dirfd, name, argv, no_env, 0);
+			syscall(SYS_execveat, dirfd, name, argv, environ, 0);
 			_exit(127);
 		}
 		break;
 	default:
 		pid = fork();
 		if (!pid) {
-			syscall(SYS_execveat, dirfd, name, argv, no_env, 0);
+			syscall(SYS_execveat, dirfd, name, argv, environ, 0);
 			_exit(127);
 		}
 		break;
