@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/lib/history/history.h"
 #include "src/lib/render/html.h"
 #include "src/lib/render/svgtrend.h"
 #include "tests/tap.h"

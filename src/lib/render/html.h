@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "src/lib/stats/changepoint.h"
-#include "src/lib/history/history.h"
-
 /* Text or an attribute value: & < > " ' as character references. */
 void nsb_html_put(FILE *f, const char *s);
 /*

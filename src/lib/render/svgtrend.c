@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "src/lib/history/history.h"
+#include "src/lib/stats/changepoint.h"
 #include "src/lib/stats/compare.h"
 #include "src/lib/render/html.h"
 #include "src/lib/render/svgtrend.h"
