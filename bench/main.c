@@ -263,12 +263,6 @@ static int apply_slice(unsigned long us)
 
 	if (!us)
 		return 0;
-	/* the kernel's clamp, said rather than applied quietly */
-	if (us < 100 || us > 100000) {
-		fprintf(stderr, "nsbench-bench: --sched-slice must be 100 to "
-			"100000 (us), not %lu\n", us);
-		return -1;
-	}
 	a.policy = (uint32_t)sched_getscheduler(0);
 	/* a real-time task has no slice of EEVDF's */
 	if (a.policy != SCHED_OTHER && a.policy != SCHED_BATCH) {
@@ -413,6 +407,12 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_block < 1 || o->interleave_block > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave-block must be "
 			"1 to 64\n");
+		return -1;
+	}
+	/* the kernel's clamp, said rather than applied quietly */
+	if (o->slice_us && (o->slice_us < 100 || o->slice_us > 100000)) {
+		fprintf(stderr, "nsbench-bench: --sched-slice must be 100 to "
+			"100000 (us), not %lu\n", o->slice_us);
 		return -1;
 	}
 	if (o->interleave_settle > 100000) {
