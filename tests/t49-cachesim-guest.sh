@@ -15,6 +15,9 @@
 #   - the history follows four of the model's quantities per row;
 #   - the per-function attribution (System.map) names in_userns as what
 #     the switch adds to exec at depth 8: two more walks of 8 levels;
+#   - its chunk dump (chunks=1): per run one #chunk line per chunk the
+#     run timed, and the mean over the chunks its #keep line keeps is the
+#     state's record, per op; each chunk's functions add up to it;
 #   - a plugin built for another API version stops the boot with one
 #     line saying so; bad plugin arguments are refused before a boot.
 # About a minute.  NSB_SKIP_KERNEL=1 skips it.
@@ -28,7 +31,7 @@ set -u
 
 need_guest
 need jq jq
-tap_plan 13
+tap_plan 14
 
 build=${NSB_BUILD:-$top/build}
 plugin=$build/guest/plugin/nsb-cachesim.so
@@ -55,7 +58,8 @@ boot() {
 	"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
 		--mode icount --round 3 --seed 123456789 --timeout 600 "$@"
 }
-boot --out "$tmp/with" --cachesim "$plugin" >"$tmp/with.log" 2>&1 &
+NSB_CACHESIM_ARGS=chunks=1 boot --out "$tmp/with" --cachesim "$plugin" \
+	>"$tmp/with.log" 2>&1 &
 boot --out "$tmp/without" >"$tmp/without.log" 2>&1 &
 wait
 
@@ -113,6 +117,40 @@ d=$(jq -r 'select(.name | test("exec")) | .nsb_cs_funcs.in_userns |
 	if . then .[0] - .[1] else "none" end' "$tmp/with.entries")
 awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d >= 48) }'
 ok $? "the attribution: in_userns moves by $d insn per exec (>= 2 walks x 8 levels x 3)"
+
+# the chunk dump: per run and state, the kept chunks' mean insn per op
+# against the state's record; per chunk, its functions' sum against it
+bad=$(awk -F'\t' '
+	$1 == "#chunk" { st[$2, $3] = $4; ops[$2, $3] = $5; ins[$2, $3] = $6
+		n[$2]++; next }
+	$1 == "#cfn" { fsum[$2, $3] += $5; next }
+	$1 == "#keep" { keep[$2] = $3; next }
+	/^#/ || $1 == "run" { next }
+	{ rec[$1, ($2 == "on" ? 0 : $2 == "off1" ? 1 : 2)] = $5 }
+	END {
+		for (r in keep) {
+			if (length(keep[r]) != n[r]) print r ": keep " length(keep[r]) " of " n[r]
+			for (s = 0; s < 3; s++) { sum[s] = 0; k[s] = 0 }
+			for (i = 0; i < n[r]; i++) {
+				d = fsum[r, i] - ins[r, i]
+				if (d < 0) d = -d
+				if (d > ins[r, i] / 100) print r "/" i ": functions " fsum[r, i] " of " ins[r, i]
+				if (substr(keep[r], i + 1, 1) != "1" || !ops[r, i]) continue
+				sum[st[r, i]] += ins[r, i] / ops[r, i]; k[st[r, i]]++
+			}
+			for (s = 0; s < 3; s++) {
+				if (!((r, s) in rec)) {
+					if (k[s]) print r "/" s ": kept chunks, no record"
+					continue
+				}
+				d = (k[s] ? sum[s] / k[s] : -1) - rec[r, s]
+				if (d > 0.001 || d < -0.001) print r "/" s ": " d
+			}
+		}
+	}' "$tsv")
+[ -z "$bad" ] && grep -q '^#chunk' "$tsv"
+ok $? "chunks=1: every chunk dumped, the kept ones' mean is each state's record, its functions add up"
+[ -z "$bad" ] || echo "$bad" | head -n 5 | diag
 
 # the history follows the model's quantities per benchmark, in its unit
 "$NSB" history append --history="$tmp/h.jsonl" "$tmp"/with/*.json \

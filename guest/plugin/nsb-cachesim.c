@@ -96,6 +96,9 @@ static struct {
 	struct fn_count *fc[3];
 	uint64_t state_ops[3];
 	int state;		/* of the chunk open now */
+	/* chunks=1: each chunk's instructions per function (#chunk lines) */
+	bool per_chunk;
+	uint64_t *chunk_fc;
 } p;
 
 static void counts_now(uint64_t v[C_COUNT])
@@ -132,6 +135,28 @@ static void chunk_open(void)
 	p.state = p.next_state;
 }
 
+/*
+ * chunks=1, a diagnosis: "#chunk RUN INDEX STATE OPS INSN", then
+ * "#cfn RUN INDEX NAME INSN" for every function the chunk ran.  What
+ * moves a whole chunk's level (a slab refill, a deferred callback, a
+ * tick) shows as the functions only the chunks of that level run.
+ */
+static void chunk_write_funcs(const struct chunk *c)
+{
+	size_t i;
+
+	fprintf(p.out, "#chunk\t%" PRIu32 "\t%zu\t%d\t%" PRIu64 "\t%" PRIu64
+		"\n", p.id, p.n - 1, c->state, c->ops, c->d[C_INSN]);
+	for (i = 0; i <= p.fs.n; i++) {
+		if (!p.chunk_fc[i])
+			continue;
+		fprintf(p.out, "#cfn\t%" PRIu32 "\t%zu\t%s\t%" PRIu64 "\n",
+			p.id, p.n - 1, i ? p.fs.f[i - 1].name : "[user]",
+			p.chunk_fc[i]);
+		p.chunk_fc[i] = 0;
+	}
+}
+
 static void chunk_close(void)
 {
 	uint64_t now[C_COUNT];
@@ -143,6 +168,8 @@ static void chunk_close(void)
 		c->d[i] = now[i] - p.at_open[i];
 	p.state_ops[c->state] += c->ops;
 	p.in_chunk = false;
+	if (p.per_chunk)
+		chunk_write_funcs(c);
 }
 
 /*
@@ -166,6 +193,9 @@ static void run_reset(void)
 	p.n = p.replayed = 0;
 	p.id = 0;
 	p.id_bits = 0;
+	/* a chunk an abort cut short leaves counts behind */
+	if (p.per_chunk)
+		memset(p.chunk_fc, 0, (p.fs.n + 1) * sizeof(*p.chunk_fc));
 }
 
 static double per_op(uint64_t v, uint64_t ops)
@@ -210,6 +240,17 @@ static void run_write_funcs(void)
 	}
 }
 
+/* chunks=1: "#keep RUN FLAGS", a 1 per chunk the central mean kept. */
+static void run_write_keeps(void)
+{
+	size_t j;
+
+	fprintf(p.out, "#keep\t%" PRIu32 "\t", p.id);
+	for (j = 0; j < p.n; j++)
+		fputc(p.c[j].keep == 1 ? '1' : '0', p.out);
+	fputc('\n', p.out);
+}
+
 /* Per state, the mean over the kept chunks of each count per op. */
 static void run_write(void)
 {
@@ -247,6 +288,8 @@ static void run_write(void)
 	}
 	if (p.fs.n)
 		run_write_funcs();
+	if (p.per_chunk)
+		run_write_keeps();
 	p.runs++;
 	fflush(p.out);
 }
@@ -351,8 +394,11 @@ static void vcpu_tb_exec(unsigned int vcpu, void *udata)
 {
 	uintptr_t v = (uintptr_t)udata;
 
-	if (p.in_chunk)
+	if (p.in_chunk) {
 		p.fc[p.state][v >> 16].insn += v & 0xffff;
+		if (p.per_chunk)
+			p.chunk_fc[v >> 16] += v & 0xffff;
+	}
 }
 
 /*
@@ -466,6 +512,7 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
 	nsb_hier_free(&p.cold);
 	for (st = 0; st < 3; st++)
 		free(p.fc[st]);
+	free(p.chunk_fc);
 	nsb_funcs_free(&p.fs);
 	free(p.c);
 }
@@ -486,6 +533,7 @@ static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 struct args {
 	const char *out;
 	const char *symbols;	/* System.map: attribute per function */
+	bool per_chunk;		/* chunks=1 */
 	struct nsb_cache_geom g[3];	/* i1, d1, ll */
 	int api;
 };
@@ -507,6 +555,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->symbols = s + 8;
 			continue;
 		}
+		if (!strcmp(s, "chunks=1")) {
+			a->per_chunk = true;
+			continue;
+		}
 		if (!strncmp(s, "api=", 4)) {
 			a->api = atoi(s + 4);
 			continue;
@@ -516,7 +568,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				break;
 		if (k == 3)
 			return fail("unknown argument '%s' (out=FILE, i1=, d1=, "
-				    "ll=SIZE:ASSOC:LINE)", s);
+				    "ll=SIZE:ASSOC:LINE, chunks=1)", s);
 		if (nsb_cache_geom_parse(s + 3, &a->g[k], &why))
 			return fail("%s: %s", s, why);
 	}
@@ -563,6 +615,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			if (!p.fc[i])
 				return fail("out of memory");
 		}
+		p.per_chunk = a.per_chunk;
+		p.chunk_fc = calloc(p.fs.n + 1, sizeof(*p.chunk_fc));
+		if (!p.chunk_fc)
+			return fail("out of memory");
+	} else if (a.per_chunk) {
+		return fail("chunks=1 needs the kernel's System.map (symbols=)");
 	}
 	p.out = fopen(a.out, "w");
 	if (!p.out)
