@@ -51,6 +51,7 @@ struct options {
 	const char *interleave;	/* --interleave=SWITCH */
 	unsigned long interleave_block;	/* --interleave-block=N */
 	unsigned long interleave_settle;	/* --interleave-settle=US */
+	unsigned long interleave_window;	/* --interleave-window=N */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
@@ -366,6 +367,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			  "chunk, untimed, so the kernel's deferred work (RCU\n"
 			  "callbacks, kworkers) of the last chunk is done before\n"
 			  "the next (default 0; 0-100000)"),
+		OPT_ULONG("interleave-window", &o->interleave_window, "N",
+			  "with --interleave: each state's chunks within N ns\n"
+			  "per op of its median are averaged (default 8; 1-1000):\n"
+			  "wider where an op's cost cycles over levels further\n"
+			  "apart (FUSE's forgets)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -418,6 +424,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_settle > 100000) {
 		fprintf(stderr, "nsbench-bench: --interleave-settle must be "
 			"0 to 100000\n");
+		return -1;
+	}
+	if (o->interleave_window < 1 || o->interleave_window > 1000) {
+		fprintf(stderr, "nsbench-bench: --interleave-window must be "
+			"1 to 1000\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -725,7 +736,7 @@ static int check_selection(const struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { .results_dir = "results", .interleave_block = 1,
-			     .sched = -1 };
+			     .interleave_window = 8, .sched = -1 };
 	const struct nsb_bench *b;
 	char *label = NULL, *out = NULL;
 	char **gargv = NULL, *command = command_line(argc, argv);
@@ -813,12 +824,15 @@ int main(int argc, char **argv)
 		free(key);
 	}
 	if (o.interleave) {
+		struct nsb_ilv_opts io = {
+			.seed = o.info.seed ? strtoull(o.info.seed, NULL, 10) : 1,
+			.block = o.interleave_block,
+			.settle_us = o.interleave_settle,
+			.window = o.interleave_window,
+		};
 		bool applied;
 
-		if (nsb_interleave_init(o.interleave, o.info.seed ?
-					strtoull(o.info.seed, NULL, 10) : 1,
-					o.interleave_block, o.interleave_settle,
-					&applied))
+		if (nsb_interleave_init(o.interleave, &io, &applied))
 			goto out;
 		gb_add_context("nsbench_check", o.interleave);
 		gb_add_context("nsbench_check_applied", applied ? "yes" : "no");

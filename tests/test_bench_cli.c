@@ -324,6 +324,11 @@ static void test_bad_flags(void)
 	refused("--interleave-settle=100001",
 		"--interleave=x --interleave-settle=100001",
 		"--interleave-settle must be 0 to 100000");
+	refused("--interleave-window=0", "--interleave=x --interleave-window=0",
+		"--interleave-window must be 1 to 1000");
+	refused("--interleave-window=1001",
+		"--interleave=x --interleave-window=1001",
+		"--interleave-window must be 1 to 1000");
 	refused("--sched-slice=1 (below the kernel's 100 us)",
 		"--sched-slice=1 --benchmark_filter=models/shim/c/",
 		"--sched-slice must be 100 to 100000 (us)");
@@ -402,7 +407,8 @@ static void test_settled(void)
 	double k, chunks;
 
 	if (!run_depth0("settled.json", "--interleave=no_such_switch "
-			"--interleave-settle=50 --sched=fifo "
+			"--interleave-settle=50 --interleave-window=20 "
+			"--sched=fifo "
 			"--benchmark_min_time=0.005 --seed=7",
 			"a settled SCHED_FIFO run exits 0", 4,
 			"a SCHED_FIFO interleaved sys/ run needs root",

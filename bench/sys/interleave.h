@@ -17,16 +17,21 @@
 
 enum nsb_ilv_state { NSB_ILV_ON, NSB_ILV_OFF1, NSB_ILV_OFF2, NSB_ILV_COUNT };
 
+/* How the chunks of an interleaved run are cut, ordered and kept. */
+struct nsb_ilv_opts {
+	uint64_t seed;			/* of the chunk orders: the round's */
+	unsigned long block;		/* chunks in a row in one state */
+	unsigned long settle_us;	/* untimed sleep before each chunk */
+	unsigned long window;		/* the central mean's half-width */
+};
+
 /*
  * Switch SW (kernel.userns_checks.SW) for every sys/ benchmark of this
- * run, chunk orders drawn from seed (the A/B round's), each state kept
- * for `block` chunks at a time, the bench asleep for `settle_us` before
- * each chunk (0: not at all); *applied is
- * false where the kernel has no such switch (stock: the
- * chunks run all the same).  -1 after printing why.
+ * run, chunks as o says; *applied is false where the kernel has no such
+ * switch (stock: the chunks run all the same).  -1 after printing why.
  */
-int nsb_interleave_init(const char *sw, uint64_t seed, unsigned long block,
-			unsigned long settle_us, bool *applied);
+int nsb_interleave_init(const char *sw, const struct nsb_ilv_opts *o,
+			bool *applied);
 bool nsb_interleave_active(void);
 /* Puts the switch back as nsb_interleave_init() found it. */
 void nsb_interleave_restore(void);
