@@ -67,7 +67,9 @@ within() {	# within NAME: the row's shift within 5 % of its prediction
 	local want got
 	want=$(awk -v n="$1" '$1 == n { print $2 }' "$cal/predictions")
 	got=$(jq -r --arg n "$1" '.rows[] | select(.name == $n) | .shift.est' "$tmp/ab.json")
-	echo "# $1: predicted $want, measured ${got:-nothing}"
+	echo "# $1: predicted $want, measured ${got:-nothing}" \
+		"$(jq -r --arg n "$1" '.rows[] | select(.name == $n) |
+			"[\(.shift.lo), \(.shift.hi)]"' "$tmp/ab.json")"
 	[ -n "$want" ] && [ -n "$got" ] &&
 		awk -v w="$want" -v g="$got" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 0.05 * w) }'
 }
