@@ -29,7 +29,11 @@
  *
  * Output (FILE, tab-separated): '#' lines say the model and the API;
  * then one line per run and state, columns as the header line names
- * them.  src/lib/io/cachesim.c reads it into the results files.
+ * them.  src/lib/io/cachesim.c reads it into the results files.  With
+ * chunks=1 (a diagnosis, not for make run: some 100 MB a boot) every
+ * chunk's instructions per function follow as '#chunk' and '#cfn'
+ * lines, and each run's kept chunks as a '#keep' line; the reader
+ * skips them.
  */
 #include <inttypes.h>
 #include <stdarg.h>
