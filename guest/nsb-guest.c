@@ -18,6 +18,10 @@
  *       put process PID under SCHED_BATCH (nice unchanged) and print the
  *       policy read back; /init does it to itself, so that every
  *       measured process inherits it (init.sh says why).
+ *   nsb-guest pidpin
+ *       leave one sleeping process in every 64-pid block the kernel
+ *       hands out, and print "blocks=B,forks=F": on 6.12 checks.plan
+ *       does it before any clock (and says why)
  *   nsb-guest fifo PID
  *       put process PID under SCHED_FIFO, priority 1, and print "fifo":
  *       on 6.12 checks.plan does it to ksoftirqd (and says why).
@@ -35,6 +39,7 @@
  * It lets the pipeline test itself before, and independently of, the
  * workloads in bench/sys and workloads/.  Static, so it runs in any guest.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -186,6 +191,106 @@ static int runas(const char *uid_str, char **argv)
 	return 127;
 }
 
+/*
+ * The kernel keeps pids in a radix tree (idr) of 64-slot leaves.  A fork
+ * whose pid lands in a leaf no live process holds allocates that leaf and
+ * its exit frees it again (with an RCU callback): 674 instructions of an
+ * exec under icount, paid or not by where the pid counter happens to be
+ * and which leaves the long-lived processes hold.  Pinning every leaf the
+ * allocator cycles through makes every fork pay the same.
+ */
+#define PID_LEAF 64
+#define RESERVED_PIDS 300	/* where the kernel's cyclic allocation wraps to */
+
+static long read_pid_max(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	long max = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = -1;
+		fclose(f);
+	}
+	return max;
+}
+
+static void __attribute__((noreturn)) pin_here(void)
+{
+	/* hold no pipe of the caller's open */
+	close(0);
+	close(1);
+	close(2);
+	for (;;)
+		pause();
+}
+
+static int pidpin(void)
+{
+	long max = read_pid_max(), nb, need = 0, forks = 0, next = -1, b;
+	unsigned char *pinned;
+	struct dirent *e;
+	DIR *d;
+	pid_t p;
+
+	if (max <= RESERVED_PIDS || max > (1L << 22)) {
+		fprintf(stderr, "nsb-guest pidpin: pid_max %ld\n", max);
+		return 1;
+	}
+	nb = (max + PID_LEAF - 1) / PID_LEAF;
+	/* a large pid_max (not CONFIG_BASE_SMALL's 4,096) would take millions of forks */
+	if (nb > 1024) {
+		printf("skipped,pid_max=%ld\n", max);
+		return 0;
+	}
+	pinned = calloc(nb, 1);
+	d = opendir("/proc");
+	if (!pinned || !d) {
+		perror("nsb-guest pidpin");
+		return 1;
+	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+		    (b = atol(e->d_name) / PID_LEAF) < nb)
+			pinned[b] = 1;
+	closedir(d);
+	for (b = RESERVED_PIDS / PID_LEAF; b < nb; b++)
+		need += !pinned[b];
+	/* one full cycle of the allocator reaches every block */
+	while (need > 0 && forks < 2 * max) {
+		forks++;
+		if (next < 0 || !pinned[next / PID_LEAF]) {
+			p = fork();
+			if (p == 0) {
+				if (!pinned[getpid() / PID_LEAF])
+					pin_here();
+				_exit(0);
+			}
+			if (p > 0 && !pinned[p / PID_LEAF]) {
+				pinned[p / PID_LEAF] = 1;
+				need--;
+			} else if (p > 0) {
+				waitpid(p, NULL, 0);
+			}
+		} else {
+			p = vfork();
+			if (p == 0)
+				_exit(0);
+			if (p > 0)
+				waitpid(p, NULL, 0);
+		}
+		if (p < 0) {
+			perror("nsb-guest pidpin: fork");
+			return 1;
+		}
+		next = p + 1 < max ? p + 1 : RESERVED_PIDS;
+	}
+	printf("blocks=%ld,forks=%ld\n",
+	       nb - RESERVED_PIDS / PID_LEAF - need, forks);
+	free(pinned);
+	return need ? 1 : 0;
+}
+
 /* 2n + 2 instructions: mov, then n times dec + jnz. */
 static int spin(long n)
 {
@@ -297,10 +402,12 @@ int main(int argc, char **argv)
 		return seed_crng(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fifo"))
 		return set_policy("fifo", SCHED_FIFO, argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "pidpin"))
+		return pidpin();
 	fprintf(stderr,
 		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL | spin N | batch PID |\n"
-		"       fifo PID | seed N\n");
+		"       pidpin | fifo PID | seed N\n");
 	return 2;
 }
