@@ -20,16 +20,16 @@
  *       measured process inherits it (init.sh says why).
  *   nsb-guest pidpin
  *       leave one sleeping process in every 64-pid block the kernel
- *       hands out, and print "blocks=B,forks=F": on 6.12 checks.plan
+ *       hands out, and print "blocks=B,forks=F": on 6.12 steady.plan
  *       does it before any clock (and says why)
  *   nsb-guest fifo PID
  *       put process PID under SCHED_FIFO, priority 1, and print "fifo":
- *       on 6.12 checks.plan does it to ksoftirqd (and says why).
+ *       on 6.12 steady.plan does it to ksoftirqd (and says why).
  *   nsb-guest seed N
  *       credit the kernel's input pool with 256 bits made from N, so
  *       that its crng is ready (getrandom() no longer blocks), and
- *       print "ready": on 6.12 /init does it before any clock
- *       (checks.plan says why).
+ *       print "ready": on 6.12 steady.plan does it before any clock
+ *       (and says why).
  *   nsb-guest spin N
  *       run a loop of exactly 2N + 2 instructions and print
  *       "insn <count> ns <CLOCK_MONOTONIC ns it took>": under icount, with
