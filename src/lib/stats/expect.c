@@ -4,10 +4,15 @@
  * file names, against the shift the comparison measured.
  *
  * In icount units (guest instructions, deterministic) the prediction is
- * checked: the ratio measured / predicted must lie within 10 % when the
- * prediction is below 200 instructions, else 5 %, and with --aa the A/A
- * residual must lie within +-1 instruction per operation ("ok (tol 5%)",
- * "OFF (tol 10%)", " A/A>1ns", " [not gated]", " FAIL").  Wall-clock
+ * checked: the measured shift must lie within 0.3 % of the prediction,
+ * or within 1 instruction where that is more (predictions below 334
+ * instructions), and with --aa the A/A residual must lie within +-1
+ * instruction per operation ("ok (tol 0.3%)", "OFF (tol 1 insn)",
+ * " A/A>1ns", " [not gated]", " FAIL").  Why 0.3 %: make validate's
+ * exec rows read within 0.03-0.25 % of their prediction on 6.1 and
+ * 6.12, and 64 path components a steady +0.19 % on both (3,321.3 for
+ * 3,315) that no static count predicts; 5 % and 10 % let the rig be
+ * 200 instructions wrong per exec and still pass.  Wall-clock
  * times cannot check an instruction count: each row gets its minimum
  * detectable effect in the row's unit and whether the shift was detected
  * (95 % CI above zero), and nothing gates.  A predicted benchmark that is
@@ -26,9 +31,8 @@
 #include "src/lib/render/table.h"
 
 #define EXPECT_MAX	((size_t)1 << 20)	/* a predictions file */
-#define SMALL		200	/* instructions: below, the wider tolerance */
-#define TOL_SMALL	0.10
-#define TOL		0.05
+#define TOL		0.003	/* of the prediction */
+#define TOL_FLOOR	1.0	/* instructions: the least tolerance */
 #define AA_MAX		1.0	/* instructions per op */
 
 /* --- the predictions file -------------------------------------------- */
@@ -215,18 +219,21 @@ static void check_icount(const struct nsb_expect *x,
 {
 	const struct nsb_prediction *p = r->pred;
 	const struct nsb_row *row = r->row;
+	bool at_floor = TOL * p->predicted < TOL_FLOOR;
 	size_t n;
 	bool aa_in;
 
-	r->tol = p->predicted < SMALL ? TOL_SMALL : TOL;
+	r->tol = at_floor ? TOL_FLOOR / p->predicted : TOL;
 	r->ratio = row->e.shift.est / p->predicted;
-	r->within = r->ratio >= 1 - r->tol && r->ratio <= 1 + r->tol;
+	r->within = fabs(row->e.shift.est - p->predicted) <=
+		    r->tol * p->predicted * (1 + 1e-9);
 	aa_in = row->has_aa && row->aa.shift.est >= -AA_MAX &&
 		row->aa.shift.est <= AA_MAX;
 	r->aa_ok = !x->aa || aa_in;
-	n = (size_t)snprintf(r->verdict, sizeof(r->verdict), "%s (tol %d%%)",
+	n = (size_t)snprintf(r->verdict, sizeof(r->verdict), at_floor ?
+			     "%s (tol %g insn)" : "%s (tol %g%%)",
 			     r->within ? "ok" : "OFF",
-			     (int)lround(100 * r->tol));
+			     at_floor ? TOL_FLOOR : 100 * TOL);
 	if (!r->aa_ok)
 		n += (size_t)snprintf(r->verdict + n, sizeof(r->verdict) - n,
 				      row->has_aa ? " A/A>1ns" : " no A/A");
@@ -592,11 +599,11 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 		nsb_wrap(f, "", line);
 		nsb_wrap(f, "", x->aa ?
 			 "ratio: measured / predicted instructions per op; "
-			 "tolerance 10% below 200 instructions, else 5%. "
+			 "tolerance 0.3%, at least 1 instruction. "
 			 "A/A: median residual of the --aa side against the "
 			 "base, at most +-1 instruction (virtual ns) per op." :
 			 "ratio: measured / predicted instructions per op; "
-			 "tolerance 10% below 200 instructions, else 5%. "
+			 "tolerance 0.3%, at least 1 instruction. "
 			 "A/A not checked: no --aa.");
 	} else {
 		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "
@@ -682,12 +689,11 @@ int nsb_expect_json(json_t *root, const struct nsb_expect *x)
 				    json_array_get(rows, at)))
 			goto fail;
 	}
-	ex = json_pack("{s:s,s:b,s:b,s:{s:f,s:f,s:f,s:f},s:o,s:{s:I,s:I,"
+	ex = json_pack("{s:s,s:b,s:b,s:{s:f,s:f,s:f},s:o,s:{s:I,s:I,"
 		       "s:I,s:I,s:I,s:I,s:I},s:b}",
 		       "file", x->file, "icount", x->icount, "aa", x->aa,
-		       "rules", "small_below", (double)SMALL,
-		       "tolerance_small_pct", 100 * TOL_SMALL,
-		       "tolerance_pct", 100 * TOL, "aa_max", AA_MAX,
+		       "rules", "tolerance_pct", 100 * TOL,
+		       "tolerance_floor_insn", TOL_FLOOR, "aa_max", AA_MAX,
 		       "rows", rows, "summary",
 		       "measured", (json_int_t)x->measured,
 		       x->icount ? "within" : "detected",

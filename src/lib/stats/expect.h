@@ -46,8 +46,8 @@ struct nsb_expect_result {
 	enum nsb_expect_state state;
 	/* icount: the shift is an instruction count */
 	double ratio;		/* measured / predicted */
-	double tol;		/* 0.10 below 200 instructions, else 0.05 */
-	bool within;		/* ratio inside 1 +- tol */
+	double tol;		/* 0.003, or 1 instruction's share */
+	bool within;		/* |measured - predicted| <= tol x predicted */
 	bool aa_ok;		/* an A/A residual, and inside +-1 */
 	/* wall clock: the count cannot be checked, only seen */
 	double mde;		/* minimum detectable effect, row's unit */
