@@ -22,7 +22,7 @@
 #   --quick   one workload (path lookup, guest/plans/
 #             calibration-validate-quick.plan), 2 rounds by default
 #   --mode    icount (default): exit 1 when a gated shift is off by more
-#             than 0.3 % (1 instruction below 334 instructions) or an A/A
+#             than 0.5 % (1 instruction below 200 instructions) or an A/A
 #             residual exceeds 1 virtual ns per op.  tcg/kvm: wall-clock time, so
 #             the table reports the minimum detectable effect and whether
 #             the change was detected (CI above zero) instead; it gates

@@ -4,13 +4,15 @@
  * file names, against the shift the comparison measured.
  *
  * In icount units (guest instructions, deterministic) the prediction is
- * checked: the measured shift must lie within 0.3 % of the prediction,
- * or within 1 instruction where that is more (predictions below 334
+ * checked: the measured shift must lie within 0.5 % of the prediction,
+ * or within 1 instruction where that is more (predictions below 200
  * instructions), and with --aa the A/A residual must lie within +-1
- * instruction per operation ("ok (tol 0.3%)", "OFF (tol 1 insn)",
- * " A/A>1ns", " [not gated]", " FAIL").  Why 0.3 %: make validate's
- * exec rows read within 0.03-0.25 % of their prediction on 6.1 and
- * 6.12, and 64 path components a steady +0.19 % on both (3,321.3 for
+ * instruction per operation ("ok (tol 0.5%)", "OFF (tol 1 insn)",
+ * " A/A>1ns", " [not gated]", " FAIL").  Why 0.5 %: make validate's
+ * exec rows read within 0.35 % of their prediction on 6.1 and 6.12
+ * (a round's difference between the kernels spreads some +-20 insn,
+ * and 6.1's exec from a foreign dirfd sits +10 to +14 high in every
+ * build), 64 path components a steady +0.19 % on both (3,321.2 for
  * 3,315) that no static count predicts; 5 % and 10 % let the rig be
  * 200 instructions wrong per exec and still pass.  Wall-clock
  * times cannot check an instruction count: each row gets its minimum
@@ -31,7 +33,7 @@
 #include "src/lib/render/table.h"
 
 #define EXPECT_MAX	((size_t)1 << 20)	/* a predictions file */
-#define TOL		0.003	/* of the prediction */
+#define TOL		0.005	/* of the prediction */
 #define TOL_FLOOR	1.0	/* instructions: the least tolerance */
 #define AA_MAX		1.0	/* instructions per op */
 
@@ -599,11 +601,11 @@ static void text_summary(FILE *f, const struct nsb_expect *x)
 		nsb_wrap(f, "", line);
 		nsb_wrap(f, "", x->aa ?
 			 "ratio: measured / predicted instructions per op; "
-			 "tolerance 0.3%, at least 1 instruction. "
+			 "tolerance 0.5%, at least 1 instruction. "
 			 "A/A: median residual of the --aa side against the "
 			 "base, at most +-1 instruction (virtual ns) per op." :
 			 "ratio: measured / predicted instructions per op; "
-			 "tolerance 0.3%, at least 1 instruction. "
+			 "tolerance 0.5%, at least 1 instruction. "
 			 "A/A not checked: no --aa.");
 	} else {
 		snprintf(line, sizeof(line), "%zu of %zu predictions measured: "

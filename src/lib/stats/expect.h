@@ -46,7 +46,7 @@ struct nsb_expect_result {
 	enum nsb_expect_state state;
 	/* icount: the shift is an instruction count */
 	double ratio;		/* measured / predicted */
-	double tol;		/* 0.003, or 1 instruction's share */
+	double tol;		/* 0.005, or 1 instruction's share */
 	bool within;		/* |measured - predicted| <= tol x predicted */
 	bool aa_ok;		/* an A/A residual, and inside +-1 */
 	/* wall clock: the count cannot be checked, only seen */
