@@ -6,7 +6,8 @@
 #
 #   validate.sh [--quick] [--mode icount|tcg|kvm] [--rounds N]
 #               [--bench BIN] [--out DIR] [--seed N] [--serial] [--layout]
-#   validate.sh --from DIR    the table again from a finished run's DIR
+#   validate.sh --from DIR    the table again from a finished run's DIR, against
+#                             the predictions of the version it measured
 #
 # Builds (cached) the stock kernel, a second, separate stock build (A/A:
 # --salt aa, without ccache when it is not cached yet) and the calibration
@@ -105,6 +106,16 @@ if [ -n "$from" ]; then
 		die "$from/ab/manifest.json: no mode"
 	rounds=$(jq -er .rounds "$from/ab/manifest.json") ||
 		die "$from/ab/manifest.json: no rounds"
+	# the predictions of the version the run measured, not the
+	# source's of today (a 6.12 run read again without KERNEL=6.12)
+	v=$(jq -r '.B.version // empty' "$from/ab/manifest.json")
+	case "$v" in
+	'') ;;
+	*[!0-9.]*|.*) die "$from/ab/manifest.json: kernel version '$v' is not a version" ;;
+	*)	[ -f "kernel-patches/$v/calibration/predictions" ] ||
+			die "$from: measured Linux $v, which has no kernel-patches/$v/calibration/predictions"
+		kver=$v predictions=kernel-patches/$v/calibration/predictions ;;
+	esac
 fi
 plan=$top/guest/plans/calibration-validate.plan
 [ "$quick" = 1 ] && plan=$top/guest/plans/calibration-validate-quick.plan

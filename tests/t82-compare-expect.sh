@@ -312,8 +312,9 @@ ok $? "a '#' comment after SUM is allowed"
 
 # --- scripts/validate.sh prints the table (--from a finished run) -----
 
-# vrun DIR SHIFT: a finished icount run of validate-quick's workload,
-# path:8 (459 predicted), the A/B shifted by SHIFT, the A/A by nothing
+# vrun DIR SHIFT [VERSION]: a finished icount run of validate-quick's
+# workload, path:8 (459 predicted), the A/B shifted by SHIFT, the A/A by
+# nothing; VERSION the measured kernel's (none: an older manifest)
 vrun() {
 	local w=sys/stat/init/depth:0/path:8/manual_time run
 
@@ -322,9 +323,11 @@ vrun() {
 	mk "$1/aa/A" A icount "$w:25000:0"
 	mk "$1/aa/B" B icount "$w:25000:0"
 	for run in ab aa; do
-		jq -n '{mode: "icount", rounds: 6, initramfs_sha256: "ab",
+		jq -n --arg v "${3:-}" '{mode: "icount", rounds: 6,
+			initramfs_sha256: "ab",
 			boots: [range(1; 7) as $r | ("A", "B") as $s |
-				{round: $r, seed: (100 + $r), side: $s}]}' \
+				{round: $r, seed: (100 + $r), side: $s}]} +
+			if $v == "" then {} else {B: {version: $v}} end' \
 			>"$1/$run/manifest.json"
 	done
 }
@@ -350,6 +353,26 @@ NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
 rc=$?
 [ "$rc" = 1 ] && grep -q 'no A/A results' "$tmp/out"
 ok $? "validate.sh --from: without the A/A run's results it fails (exit $rc)"
+
+# from_version VERSION: validate.sh --from on a run that measured
+# VERSION; its output in $tmp/out, its status in rc
+from_version() {
+	rm -rf "$tmp/v3"
+	vrun "$tmp/v3" 459 "$1"
+	NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
+		--from "$tmp/v3" --bench /bin/true >"$tmp/out" 2>&1
+	rc=$?
+}
+from_version 6.12
+[ "$rc" = 0 ] &&
+	grep -q '^Expected shifts (kernel-patches/6.12/calibration/predictions):' "$tmp/out"
+ok $? "validate.sh --from a 6.12 run: 6.12's predictions, whatever KERNEL says (exit $rc)"
+from_version '../../../etc'
+[ "$rc" = 2 ] && grep -q "kernel version '../../../etc' is not a version" "$tmp/out"
+ok $? "--from: a manifest's version that is a path is refused (exit $rc)"
+from_version 9.9
+[ "$rc" = 2 ] && grep -q 'measured Linux 9.9, which has no' "$tmp/out"
+ok $? "--from: a version without predictions is said (exit $rc)"
 
 # --- the real predictions file parses ---------------------------------
 
