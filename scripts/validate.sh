@@ -24,11 +24,11 @@
 #             calibration-validate-quick.plan), 2 rounds by default
 #   --mode    icount (default): exit 1 when a gated shift is off by more
 #             than 0.5 % (1 instruction below 200 instructions) or an A/A
-#             residual exceeds 1 virtual ns per op.  tcg/kvm: wall-clock time, so
-#             the table reports the minimum detectable effect and whether
-#             the change was detected (CI above zero) instead; it gates
-#             only on failed runs.  (Native mode cannot swap the host's
-#             kernel: not supported.)
+#             residual exceeds 1 virtual ns per op.  tcg/kvm: wall-clock
+#             time, so the table reports the minimum detectable effect
+#             and whether the change was detected (CI above zero)
+#             instead; it gates only on failed runs.  (Native mode cannot
+#             swap the host's kernel: not supported.)
 #   --rounds  A/B rounds (default 6: the fewest with a 95 % sign-test CI)
 #   --layout  also stock vs kernel-patches/VERSION/calibration/layout (64 bytes of
 #             code nothing calls: every later function moves, no path
@@ -82,7 +82,7 @@ while [ $# -gt 0 ]; do
 	--serial) serial=1 ;;
 	--from) from=$2; shift ;;
 	--layout) layout=1 ;;
-	-h|--help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	-h|--help) sed -n '4,/^$/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	*) usage_error "unknown option '$1' (see --help)" ;;
 	esac
 	shift

@@ -227,6 +227,7 @@ static void check_icount(const struct nsb_expect *x,
 
 	r->tol = at_floor ? TOL_FLOOR / p->predicted : TOL;
 	r->ratio = row->e.shift.est / p->predicted;
+	/* the edge is within: 1 insn off against a 1-insn tolerance */
 	r->within = fabs(row->e.shift.est - p->predicted) <=
 		    r->tol * p->predicted * (1 + 1e-9);
 	aa_in = row->has_aa && row->aa.shift.est >= -AA_MAX &&
