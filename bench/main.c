@@ -52,6 +52,7 @@ struct options {
 	unsigned long interleave_block;	/* --interleave-block=N */
 	unsigned long interleave_settle;	/* --interleave-settle=US */
 	unsigned long interleave_window;	/* --interleave-window=N */
+	unsigned long interleave_chunk;		/* --interleave-chunk=N */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
@@ -372,6 +373,10 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			  "per op of its median are averaged (default 8; 1-1000):\n"
 			  "wider where an op's cost cycles over levels further\n"
 			  "apart (FUSE's forgets)"),
+		OPT_ULONG("interleave-chunk", &o->interleave_chunk, "N",
+			  "with --interleave: N ops per chunk, the same count\n"
+			  "on both kernels of a comparison (0-4096; default 0:\n"
+			  "as many as take ~200 us)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -429,6 +434,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_window < 1 || o->interleave_window > 1000) {
 		fprintf(stderr, "nsbench-bench: --interleave-window must be "
 			"1 to 1000\n");
+		return -1;
+	}
+	if (o->interleave_chunk > 4096) {
+		fprintf(stderr, "nsbench-bench: --interleave-chunk must be "
+			"0 (by time) to 4096\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -829,6 +839,7 @@ int main(int argc, char **argv)
 			.block = o.interleave_block,
 			.settle_us = o.interleave_settle,
 			.window = o.interleave_window,
+			.chunk = o.interleave_chunk,
 		};
 		bool applied;
 

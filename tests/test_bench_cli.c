@@ -329,6 +329,9 @@ static void test_bad_flags(void)
 	refused("--interleave-window=1001",
 		"--interleave=x --interleave-window=1001",
 		"--interleave-window must be 1 to 1000");
+	refused("--interleave-chunk=4097",
+		"--interleave=x --interleave-chunk=4097",
+		"--interleave-chunk must be 0 (by time) to 4096");
 	refused("--sched-slice=1 (below the kernel's 100 us)",
 		"--sched-slice=1 --benchmark_filter=models/shim/c/",
 		"--sched-slice must be 100 to 100000 (us)");
@@ -423,6 +426,28 @@ static void test_settled(void)
 	   "whole chunks: %g of %g ops cover the iterations", chunks, k);
 	ok(root && !strcmp(ctx_str(root, "nsbench_sched"), "fifo"),
 	   "--sched=fifo: the context says fifo");
+	json_decref(root);
+}
+
+/*
+ * Chunks of a fixed count (--interleave-chunk): every chunk holds that
+ * many ops, whatever the op costs.
+ */
+static void test_fixed_chunk(void)
+{
+	json_t *root, *b;
+	double k;
+
+	if (!run_depth0("chunk.json", "--interleave=no_such_switch "
+			"--interleave-chunk=3 --benchmark_min_time=0.005 "
+			"--seed=7",
+			"a run with chunks of 3 exits 0", 2,
+			"an interleaved sys/ run needs root", &root, &b))
+		return;
+	k = json_number_value(json_object_get(b, "nsb_chunk_ops"));
+	ok(b && k == 3 && json_is_number(json_object_get(b, "nsb_on")),
+	   "--interleave-chunk=3: 3 ops a chunk (%g), the states' counters",
+	   k);
 	json_decref(root);
 }
 
@@ -632,6 +657,7 @@ int main(void)
 	test_bad_flags();
 	test_interleave();
 	test_settled();
+	test_fixed_chunk();
 	test_benchmark_out();
 	test_sigint();
 	test_second_signal();

@@ -66,6 +66,7 @@ static struct {
 	size_t block;		/* chunks per visit of a state */
 	unsigned long settle_us;	/* untimed sleep before each chunk */
 	double window;		/* the central mean's half-width, per op */
+	int64_t chunk;		/* ops per chunk, or 0: by the first op */
 } ilv = { .fd = -1 };
 
 int nsb_interleave_init(const char *sw, const struct nsb_ilv_opts *o,
@@ -77,6 +78,7 @@ int nsb_interleave_init(const char *sw, const struct nsb_ilv_opts *o,
 	ilv.block = o->block;
 	ilv.settle_us = o->settle_us;
 	ilv.window = (double)o->window;
+	ilv.chunk = (int64_t)o->chunk;
 	if (!*sw || strchr(sw, '/') || strlen(sw) > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave: bad switch name "
 			"'%s'\n", sw);
@@ -368,8 +370,16 @@ struct nsb_ilv_run *nsb_interleave_begin(struct gb_state *s,
 			return NULL;
 		}
 	}
-	/* The second one (switch on) sizes the chunks. */
-	run->k = first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
+	/*
+	 * The second one (switch on) sizes the chunks, unless the caller
+	 * fixed them (--interleave-chunk): a comparison across kernels
+	 * needs the same count on both, as each chunk pays the worker's
+	 * round trip (~9,150 insn) over its ops.  Sized by time, 64 path
+	 * components ran 6 per chunk on stock and 5 on a kernel 3,315
+	 * insn slower per op: +305 per op that no kernel code ran.
+	 */
+	run->k = ilv.chunk ? ilv.chunk :
+		 first > 0 ? (int64_t)(CHUNK_NS / first) : MAX_CHUNK;
 	run->k = run->k < 1 ? 1 : run->k > MAX_CHUNK ? MAX_CHUNK : run->k;
 	/*
 	 * Settled, a FUSE mount + umount costs one of two levels ~130 insn
