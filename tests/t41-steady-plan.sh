@@ -3,10 +3,11 @@
 #
 # t41-steady-plan.sh — guest/plans/steady.plan, the boot state taken out
 # before exec is timed on 6.12: sourced as the guest's /init does, with
-# the probes and uname stood in, it does nothing on 6.1 and on 6.12 (and
-# later) seeds the crng from the round's seed, pins the pid leaves and
-# sets STEADY_ARGS; a second include sets the same flags and probes
-# nothing.  Then every plan of guest/plans that times exec (a bench,
+# the probes and uname stood in, it pins the pid leaves on 6.1 (and
+# nothing more, nothing at all for make run's in-boot steps), and on
+# 6.12 (and later) seeds the crng from the round's seed, pins the pid
+# leaves and sets STEADY_ARGS; a second include sets the same flags and
+# probes nothing.  Then every plan of guest/plans that times exec (a bench,
 # cost or profile step naming sys/exec, or a forkexec step) includes it
 # before its first such step, and the check fails on a plan that does
 # not.  No build, no guest.
@@ -14,13 +15,13 @@
 set -u
 # shellcheck source=tests/lib-tap.sh
 . "$(dirname "$0")/lib-tap.sh"
-tap_plan 9
+tap_plan 12
 
 plans=$top/guest/plans
 
-# steady RELEASE [TIMES]: STEADY_ARGS, then each probe's name and
-# command, after including steady.plan TIMES times (default 1) on a
-# kernel whose uname -r is RELEASE.
+# steady RELEASE [TIMES]: each probe's name and command, then
+# STEADY_ARGS, after including steady.plan TIMES times (default 1) on a
+# kernel whose uname -r is RELEASE (STEADY_INBOOT from the caller).
 steady() {
 	(
 		# shellcheck disable=SC2317 # called by the plan
@@ -38,9 +39,12 @@ steady() {
 }
 
 steady 6.1.158 >"$tmp/61"
-[ "$(cat "$tmp/61")" = "args " ]
-ok $? "6.1: no probe, no flags"
-[ "$(cat "$tmp/61")" = "args " ] || diag "$tmp/61"
+printf '%s\n' "probe pidpin nsb-guest pidpin" "args " | cmp -s - "$tmp/61"
+ok $? "6.1: the pid leaves pinned, no flags"
+cmp -s "$tmp/61" - < <(steady 6.1.158 2)
+ok $? "6.1, included twice: pinned once"
+[ "$(STEADY_INBOOT=1 steady 6.1.158)" = "args " ]
+ok $? "6.1, make run's in-boot steps (STEADY_INBOOT=1): nothing"
 
 steady 6.12.118 >"$tmp/612"
 printf '%s\n' "probe crng nsb-guest seed 42" "probe pidpin nsb-guest pidpin" \
@@ -101,3 +105,6 @@ printf '%s\n' late.plan bare.plan | cmp -s - "$tmp/bad" || diag "$tmp/bad"
 grep -q 'include steady' "$plans/checks.plan" &&
 	[ "$(times_exec "$plans/steady.plan")" = "" ]
 ok $? "steady.plan times nothing itself"
+awk '/^STEADY_INBOOT=1$/ { set = NR } /^include steady$/ { inc = NR }
+     END { exit !(set && inc && set < inc) }' "$plans/checks.plan"
+ok $? "checks.plan (in-boot) sets STEADY_INBOOT=1 before it includes steady.plan"
