@@ -199,11 +199,32 @@ else
 	[ -d "$out/layout" ] && layout=1
 fi
 
+# The plan's two kinds of results file: plain means (bench and forkexec
+# steps) and central means of chunks (cost steps, label central-*, read
+# as compare --metric=nsb_on).
+plain() {	# plain DIR SIDE: the side's plain-mean files
+	local f
+
+	for f in "$1/$2"/*.json; do
+		case "${f##*/}" in *-central-*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
+	done
+	return 0
+}
+central() {	# central DIR SIDE: the side's central-mean files
+	local f
+
+	for f in "$1/$2"/*-central-*.json; do
+		[ -f "$f" ] && echo "$f"
+	done
+	return 0
+}
+
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
 	local rc=0 dir=$1
 
-	"$nsb" compare --format=json "$dir"/A/*.json -- "$dir"/B/*.json \
+	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
+	"$nsb" compare --format=json $(plain "$dir" A) -- $(plain "$dir" B) \
 		>"$dir/compare.json" 2>"$dir/compare.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
 		say "validate: nsbench compare failed on $dir: $(tail -n 1 "$dir/compare.err" || true)"
@@ -219,35 +240,60 @@ cmp_json() {
 # A/A residual: the stock rebuild's run (aa/B) against the A/B's stock
 # side, paired by round (both runs share the seeds).  Its exit: 1 a gated
 # row failed, 2 nothing predicted was measured (or an error).
-expect=(--expect="$predictions")
-for f in "$out"/aa/B/*.json; do
-	[ -f "$f" ] && expect+=(--aa="$f")
-done
-[ "${#expect[@]}" -gt 1 ] ||
-	{ say "validate: no A/A results in $out/aa/B: no A/A check"; bad=1; }
+# expect_table KIND LIST ARGS...: compare --expect ARGS over the A/B's
+# files of KIND (plain or central), the A/A's of that kind as --aa;
+# the table into the report, ab/expect[-central].txt, .err and
+# compare[-central].json.
+expect_table() {
+	local kind=$1 sfx='' f rc=0 expect=(--expect="$predictions")
+
+	shift
+	[ "$kind" = central ] && sfx=-central
+	for f in $("$kind" "$out/aa" B); do
+		expect+=(--aa="$f")
+	done
+	[ "${#expect[@]}" -gt 1 ] ||
+		{ say "validate: no A/A results ($kind) in $out/aa/B: no A/A check"; bad=1; }
+	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
+	"$nsb" compare "$@" "${expect[@]}" $("$kind" "$out/ab" A) -- \
+		$("$kind" "$out/ab" B) >"$out/ab/expect$sfx.txt" \
+		2>"$out/ab/expect$sfx.err" || rc=$?
+	tee -a "$report" <"$out/ab/expect$sfx.txt"
+	case "$rc" in
+	0) ;;
+	1) bad=1 ;;
+	*)
+		say "validate: nsbench compare --expect ($kind) failed on $out/ab: $(tail -n 1 "$out/ab/expect$sfx.err" || true)"
+		bad=1 fail=1 ;;
+	esac
+	# The same as JSON (errors: said above).
+	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
+	"$nsb" compare --format=json "$@" "${expect[@]}" \
+		$("$kind" "$out/ab" A) -- $("$kind" "$out/ab" B) \
+		>"$out/ab/compare$sfx.json" 2>/dev/null || true
+}
 say ""
-rc=0
 mkdir -p "$out/ab"
-"$nsb" compare "${expect[@]}" "$out"/ab/A/*.json -- "$out"/ab/B/*.json \
-	>"$out/ab/expect.txt" 2>"$out/ab/expect.err" || rc=$?
-tee -a "$report" <"$out/ab/expect.txt"
-case "$rc" in
-0) ;;
-1) bad=1 ;;
-*)
-	say "validate: nsbench compare --expect failed on $out/ab: $(tail -n 1 "$out/ab/expect.err" || true)"
-	bad=1 fail=1 ;;
-esac
-# The same as JSON (errors: said above), and the A/A run's own pair.
-"$nsb" compare --format=json "${expect[@]}" "$out"/ab/A/*.json -- \
-	"$out"/ab/B/*.json >"$out/ab/compare.json" 2>/dev/null || true
+expect_table plain
+# The central means: what make run's table reads, on the same boots.
+# Runs from before the plan had them have none: said, not failed.
+say ""
+if [ -n "$(central "$out/ab" A)" ]; then
+	say "The same rows as make run measures an operation (each run's mean"
+	say "of its central chunks, compare --metric=nsb_on):"
+	say ""
+	expect_table central --metric=nsb_on
+else
+	say "(no central-mean results in $out/ab: a run from before they were measured)"
+fi
 cmp_json "$out/aa"
 if [ "$layout" = 1 ]; then
 	say ""
 	say "layout-only: stock vs $lay_series (code placement alone; not gated):"
 	cmp_json "$out/layout"
-	"$nsb" compare "$out"/layout/A/*.json -- "$out"/layout/B/*.json 2>/dev/null |
-		tee -a "$report" || true
+	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
+	"$nsb" compare $(plain "$out/layout" A) -- $(plain "$out/layout" B) \
+		2>/dev/null | tee -a "$report" || true
 fi
 
 # --- determinism of the runs --------------------------------------------

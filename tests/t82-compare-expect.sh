@@ -374,6 +374,58 @@ from_version 9.9
 [ "$rc" = 2 ] && grep -q 'measured Linux 9.9, which has no' "$tmp/out"
 ok $? "--from: a version without predictions is said (exit $rc)"
 
+# central DIR SHIFT: beside vrun's plain results, a cost step's
+# (label central-stat): nsb_on, the central mean, 1,000 below real_time
+# and shifted by SHIFT on side B, real_time by 459 as the plain rows
+central() {
+	python3 - "$@" <<'EOF'
+import json, os, sys
+d, shift = sys.argv[1], float(sys.argv[2])
+w = "sys/stat/init/depth:0/path:8/manual_time"
+for run, side, s in (("ab", "A", 0), ("ab", "B", shift), ("aa", "A", 0),
+                     ("aa", "B", 0)):
+    for r in range(1, 7):
+        v = 25000 + [0, 700, -300, 1400, 200, -900][r - 1]
+        rt = v + (459 if run == "ab" and side == "B" else 0)
+        e = {"name": w, "run_type": "iteration", "time_unit": "ns",
+             "real_time": rt, "nsb_on": v - 1000 + s}
+        ctx = {"nsbench_round": str(r), "nsbench_seed": str(100 + r),
+               "nsbench_side": side, "nsbench_mode": "icount",
+               "nsbench_time_unit_meaning": "virtual ns = guest instructions"}
+        with open(os.path.join(d, run, side, "r%d-central-stat.json" % r),
+                  "w") as f:
+            json.dump({"context": ctx, "benchmarks": [e, dict(e)]}, f)
+EOF
+}
+# from_central SHIFT: validate.sh --from a run with central results
+# shifted by SHIFT; its output in $tmp/out, its status in rc
+from_central() {
+	rm -rf "$tmp/v4"
+	vrun "$tmp/v4" 459
+	central "$tmp/v4" "$1"
+	NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
+		--from "$tmp/v4" --bench /bin/true >"$tmp/out" 2>&1
+	rc=$?
+}
+from_central 459
+[ "$rc" = 0 ] && grep -q '^The same rows as make run measures an operation' "$tmp/out" &&
+	[ "$(grep -c ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 0\.5%)$' "$tmp/out")" = 2 ]
+ok $? "validate.sh --from: the central means' table too, both ok (exit $rc)"
+jq -e '.rows[0].base.median | type == "number" and . < 24500' \
+	"$tmp/v4/ab/compare-central.json" >/dev/null
+ok $? "the central table reads nsb_on (its base ~24,000), not real_time (~25,000)"
+from_central 470
+[ "$rc" = 1 ] && grep -q 'OFF (tol 0\.5%) FAIL$' "$tmp/out" &&
+	grep -q '^validate: FAIL (a calibrated shift' "$tmp/out"
+ok $? "a central mean 2.4 % off fails though the plain mean is exact (exit $rc)"
+rm -rf "$tmp/v4"
+vrun "$tmp/v4" 459
+NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
+	--from "$tmp/v4" --bench /bin/true >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && grep -q '^(no central-mean results in ' "$tmp/out"
+ok $? "a run from before the central means: said, not failed (exit $rc)"
+
 # --- the real predictions file parses ---------------------------------
 
 kv=$(kernel_version)

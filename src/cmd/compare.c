@@ -63,7 +63,8 @@ static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
 "as above); exit 2 when FILE is bad or no predicted benchmark was\n"
 "measured.\n";
 
-static const char *const metrics[] = { "real_time", "cpu_time", NULL };
+static const char *const metrics[] = { "real_time", "cpu_time", "nsb_on",
+				       NULL };
 
 /* --aa=FILE, repeatable: value is the list, sized for every argument. */
 struct aa_list {
@@ -106,7 +107,11 @@ int nsb_compare_main(struct nsb_comparison *c, int argc, char **argv,
 			 "a benchmark on one side only is an error (exit 2)\n"
 			 "instead of a warning and a skipped row"),
 		OPT_CHOICE("metric", &metric, metrics, "FIELD",
-			   "real_time (default) or cpu_time"),
+			   "real_time (default), cpu_time, or nsb_on: an\n"
+			   "interleaved run's cost per op over its central\n"
+			   "chunks (nsbench-bench --interleave; make run's\n"
+			   "estimator), the 'on' state's, which on a kernel\n"
+			   "without the switch is every chunk's operation"),
 		OPT_STRING("filter", &c->o.filter, "REGEX",
 			   "only benchmarks whose name matches (extended regex)"),
 		OPT_ULONG("seed", &c->o.seed, "N",
