@@ -9,11 +9,11 @@
  * instructions), and with --aa the A/A residual must lie within +-1
  * instruction per operation ("ok (tol 0.5%)", "OFF (tol 1 insn)",
  * " A/A>1ns", " [not gated]", " FAIL").  Why 0.5 %: make validate's
- * exec rows read within 0.35 % of their prediction on 6.1 and 6.12
- * (a round's difference between the kernels spreads some +-20 insn,
- * and 6.1's exec from a foreign dirfd sits +10 to +14 high in every
- * build), 64 path components a steady +0.19 % on both (3,321.2 for
- * 3,315) that no static count predicts; 5 % and 10 % let the rig be
+ * plain means read within 0.29 % of their prediction on 6.1 and 6.12
+ * (they take the ticks' and refills' share: 64 path components a
+ * steady +0.19 %; a round's difference between the kernels spreads
+ * some +-20 insn), its central means within 0.03 %, but a round's
+ * central mean can sit on another level; 5 % and 10 % let the rig be
  * 200 instructions wrong per exec and still pass.  Wall-clock
  * times cannot check an instruction count: each row gets its minimum
  * detectable effect in the row's unit and whether the shift was detected
