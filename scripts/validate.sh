@@ -221,10 +221,11 @@ central() {	# central DIR SIDE: the side's central-mean files
 
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
-	local rc=0 dir=$1
+	local rc=0 dir=$1 a b
 
-	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
-	"$nsb" compare --format=json $(plain "$dir" A) -- $(plain "$dir" B) \
+	mapfile -t a < <(plain "$dir" A)
+	mapfile -t b < <(plain "$dir" B)
+	"$nsb" compare --format=json "${a[@]}" -- "${b[@]}" \
 		>"$dir/compare.json" 2>"$dir/compare.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
 		say "validate: nsbench compare failed on $dir: $(tail -n 1 "$dir/compare.err" || true)"
@@ -240,24 +241,26 @@ cmp_json() {
 # A/A residual: the stock rebuild's run (aa/B) against the A/B's stock
 # side, paired by round (both runs share the seeds).  Its exit: 1 a gated
 # row failed, 2 nothing predicted was measured (or an error).
-# expect_table KIND LIST ARGS...: compare --expect ARGS over the A/B's
-# files of KIND (plain or central), the A/A's of that kind as --aa;
-# the table into the report, ab/expect[-central].txt, .err and
+#
+# expect_table KIND ARGS...: compare --expect ARGS over the A/B's files
+# of KIND (plain or central), the A/A's of that kind as --aa; the table
+# into the report, ab/expect[-central].txt, .err and
 # compare[-central].json.
 expect_table() {
-	local kind=$1 sfx='' f rc=0 expect=(--expect="$predictions")
+	local kind=$1 sfx='' f rc=0 a b aa expect=(--expect="$predictions")
 
 	shift
 	[ "$kind" = central ] && sfx=-central
-	for f in $("$kind" "$out/aa" B); do
+	mapfile -t a < <("$kind" "$out/ab" A)
+	mapfile -t b < <("$kind" "$out/ab" B)
+	mapfile -t aa < <("$kind" "$out/aa" B)
+	for f in "${aa[@]}"; do
 		expect+=(--aa="$f")
 	done
 	[ "${#expect[@]}" -gt 1 ] ||
 		{ say "validate: no A/A results ($kind) in $out/aa/B: no A/A check"; bad=1; }
-	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
-	"$nsb" compare "$@" "${expect[@]}" $("$kind" "$out/ab" A) -- \
-		$("$kind" "$out/ab" B) >"$out/ab/expect$sfx.txt" \
-		2>"$out/ab/expect$sfx.err" || rc=$?
+	"$nsb" compare "$@" "${expect[@]}" "${a[@]}" -- "${b[@]}" \
+		>"$out/ab/expect$sfx.txt" 2>"$out/ab/expect$sfx.err" || rc=$?
 	tee -a "$report" <"$out/ab/expect$sfx.txt"
 	case "$rc" in
 	0) ;;
@@ -267,10 +270,8 @@ expect_table() {
 		bad=1 fail=1 ;;
 	esac
 	# The same as JSON (errors: said above).
-	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
-	"$nsb" compare --format=json "$@" "${expect[@]}" \
-		$("$kind" "$out/ab" A) -- $("$kind" "$out/ab" B) \
-		>"$out/ab/compare$sfx.json" 2>/dev/null || true
+	"$nsb" compare --format=json "$@" "${expect[@]}" "${a[@]}" -- \
+		"${b[@]}" >"$out/ab/compare$sfx.json" 2>/dev/null || true
 }
 say ""
 mkdir -p "$out/ab"
@@ -291,9 +292,10 @@ if [ "$layout" = 1 ]; then
 	say ""
 	say "layout-only: stock vs $lay_series (code placement alone; not gated):"
 	cmp_json "$out/layout"
-	# shellcheck disable=SC2046 # file names: no blanks (ab.sh's)
-	"$nsb" compare $(plain "$out/layout" A) -- $(plain "$out/layout" B) \
-		2>/dev/null | tee -a "$report" || true
+	mapfile -t la < <(plain "$out/layout" A)
+	mapfile -t lb < <(plain "$out/layout" B)
+	"$nsb" compare "${la[@]}" -- "${lb[@]}" 2>/dev/null |
+		tee -a "$report" || true
 fi
 
 # --- determinism of the runs --------------------------------------------

@@ -418,6 +418,14 @@ from_central 470
 [ "$rc" = 1 ] && grep -q 'OFF (tol 0\.5%) FAIL$' "$tmp/out" &&
 	grep -q '^validate: FAIL (a calibrated shift' "$tmp/out"
 ok $? "a central mean 2.4 % off fails though the plain mean is exact (exit $rc)"
+from_central 459
+mv "$tmp/v4" "$tmp/v 4"
+NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
+	--from "$tmp/v 4" --bench /bin/true >"$tmp/out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^Expected shifts' "$tmp/out")" = 2 ]
+ok $? "--from a directory with a blank in its name: both tables (exit $rc)"
+rm -rf "$tmp/v 4"
 rm -rf "$tmp/v4"
 vrun "$tmp/v4" 459
 NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
