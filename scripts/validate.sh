@@ -23,12 +23,13 @@
 #   --quick   one workload (path lookup, guest/plans/
 #             calibration-validate-quick.plan), 2 rounds by default
 #   --mode    icount (default): exit 1 when a gated shift is off by more
-#             than 0.5 % (1 instruction below 200 instructions) or an A/A
-#             residual exceeds 1 virtual ns per op.  tcg/kvm: wall-clock
-#             time, so the table reports the minimum detectable effect
-#             and whether the change was detected (CI above zero)
-#             instead; it gates only on failed runs.  (Native mode cannot
-#             swap the host's kernel: not supported.)
+#             than 0.5 % as a plain mean or 0.2 % as a central mean (at
+#             least 1 instruction either way) or an A/A residual exceeds
+#             1 virtual ns per op.  tcg/kvm: wall-clock time, so the
+#             table reports the minimum detectable effect and whether
+#             the change was detected (CI above zero) instead; it gates
+#             only on failed runs.  (Native mode cannot swap the host's
+#             kernel: not supported.)
 #   --rounds  A/B rounds (default 6: the fewest with a 95 % sign-test CI)
 #   --layout  also stock vs kernel-patches/VERSION/calibration/layout (64 bytes of
 #             code nothing calls: every later function moves, no path
@@ -276,14 +277,16 @@ expect_table() {
 say ""
 mkdir -p "$out/ab"
 expect_table plain
-# The central means: what make run's table reads, on the same boots.
+# The central means: what make run's table reads, on the same boots,
+# held to 0.2 % (every row of make validate within 0.03 % on 6.1 and
+# 6.12; a round on another level moves a CI's end, not the median).
 # Runs from before the plan had them have none: said, not failed.
 say ""
 if [ -n "$(central "$out/ab" A)" ]; then
 	say "The same rows as make run measures an operation (each run's mean"
-	say "of its central chunks, compare --metric=nsb_on):"
+	say "of its central chunks, compare --metric=nsb_on), within 0.2 %:"
 	say ""
-	expect_table central --metric=nsb_on
+	expect_table central --metric=nsb_on --expect-tolerance=0.2
 else
 	say "(no central-mean results in $out/ab: a run from before they were measured)"
 fi

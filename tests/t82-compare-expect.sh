@@ -151,6 +151,25 @@ one_row near.p "off7 1066 yes sget" 0 "0.38 % off: within 0.5 %, exit 0" \
 one_row far.p "off7 1064 yes sget" 1 "0.56 % off: exit 1" \
 	' 1\.006 .* OFF \(tol 0\.5%\) FAIL$' "far: ratio 1.006, OFF (tol 0.5%) FAIL"
 
+pred near.p "off7 1066 yes sget"
+compare_run 1 "--expect-tolerance=0.2: 0.38 % off fails" --expect="$tmp/near.p" \
+	--expect-tolerance=0.2 --filter='^off7$' "${aa[@]}"
+verdict off7 | grep -Eq ' 1\.004 .* OFF \(tol 0\.2%\) FAIL$' &&
+	grep -q 'tolerance 0\.2%, at' "$tmp/out"
+ok $? "near at 0.2 %: OFF (tol 0.2%) FAIL, and the notes say 0.2 %"
+pred small107.p "small 107 yes open"
+compare_run 0 "--expect-tolerance=0.2 keeps the 1-insn floor" \
+	--expect="$tmp/small107.p" --expect-tolerance=0.2 --filter='^small$' \
+	"${aa[@]}"
+for v in 0 -1 100.5 abc; do
+	"$NSB" compare --expect="$tmp/near.p" --expect-tolerance="$v" \
+		"$tmp"/A/*.json -- "$tmp"/B/*.json >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" -le 3 ] &&
+		grep -q 'expect-tolerance' "$tmp/err"
+	ok $? "--expect-tolerance=$v: exit 2, said (exit $rc)"
+done
+
 one_row small.p "small 106 yes open" 0 \
 	"1 insn off with predicted < 200: within 1 insn, exit 0" \
 	' 1\.009 .* ok \(tol 1 insn\)$' "small: ratio 1.009, ok (tol 1 insn)"
@@ -409,15 +428,16 @@ from_central() {
 }
 from_central 459
 [ "$rc" = 0 ] && grep -q '^The same rows as make run measures an operation' "$tmp/out" &&
-	[ "$(grep -c ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 0\.5%)$' "$tmp/out")" = 2 ]
-ok $? "validate.sh --from: the central means' table too, both ok (exit $rc)"
+	grep -q ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 0\.5%)$' "$tmp/out" &&
+	grep -q ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 1 insn)$' "$tmp/out"
+ok $? "validate.sh --from: the central means' table too (0.2 %: 1 insn for 459), both ok (exit $rc)"
 jq -e '.rows[0].base.median | type == "number" and . < 24500' \
 	"$tmp/v4/ab/compare-central.json" >/dev/null
 ok $? "the central table reads nsb_on (its base ~24,000), not real_time (~25,000)"
-from_central 470
-[ "$rc" = 1 ] && grep -q 'OFF (tol 0\.5%) FAIL$' "$tmp/out" &&
+from_central 461
+[ "$rc" = 1 ] && grep -q 'OFF (tol 1 insn) FAIL$' "$tmp/out" &&
 	grep -q '^validate: FAIL (a calibrated shift' "$tmp/out"
-ok $? "a central mean 2.4 % off fails though the plain mean is exact (exit $rc)"
+ok $? "a central mean 0.44 % off fails though the plain mean is exact (exit $rc)"
 from_central 459
 mv "$tmp/v4" "$tmp/v 4"
 NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \

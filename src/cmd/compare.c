@@ -53,15 +53,15 @@ static const char compare_expect_epilog[] = COMPARE_EPILOG "\n"
 "--expect=FILE: lines NAME PREDICTED GATE SUM ('#' comments), PREDICTED\n"
 "the shift per operation in instructions, GATE yes or no (as in\n"
 "kernel-patches/VERSION/calibration/predictions).  A table follows the rows: in\n"
-"icount units the ratio measured / predicted, 'ok' within 0.5% (1\n"
-"instruction below 200), else 'OFF', and with --aa the A/A residual, at most\n"
-"+-1 per op; in wall-clock units the MDE and whether the shift was\n"
-"detected (CI above 0), not gated.  Exit 1 then when an icount row with\n"
-"GATE yes is off, beyond its A/A bound or without a result (on a side,\n"
-"not measured), or a row without a prediction is slower (a predicted\n"
-"row's 'slower' is expected; one under a --threshold you gave passes,\n"
-"as above); exit 2 when FILE is bad or no predicted benchmark was\n"
-"measured.\n";
+"icount units the ratio measured / predicted, 'ok' within 0.5%\n"
+"(--expect-tolerance; at least 1 instruction), else 'OFF', and with --aa\n"
+"the A/A residual, at most +-1 per op; in wall-clock units the MDE and\n"
+"whether the shift was detected (CI above 0), not gated.  Exit 1 then\n"
+"when an icount row with GATE yes is off, beyond its A/A bound or\n"
+"without a result (on a side, not measured), or a row without a\n"
+"prediction is slower (a predicted row's 'slower' is expected; one under\n"
+"a --threshold you gave passes, as above); exit 2 when FILE is bad or\n"
+"no predicted benchmark was measured.\n";
 
 static const char *const metrics[] = { "real_time", "cpu_time", "nsb_on",
 				       NULL };
@@ -169,11 +169,22 @@ static const struct nsb_usage compare_usage = {
 	.epilog = compare_expect_epilog,
 };
 
+/* Loads FILE's predictions into x and checks them; -1 after saying why. */
+static int expect_check(struct nsb_expect *x, const char *file,
+			double tol_pct, const struct nsb_comparison *c)
+{
+	if (nsb_expect_load(x, file))
+		return -1;
+	x->tol = tol_pct / 100;
+	return nsb_expect_check(x, c);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct nsb_comparison c;
 	struct nsb_expect x = { 0 };
 	const char *expect = NULL;
+	double tol_pct = 100 * NSB_EXPECT_TOL;
 	int fmt = FMT_TEXT;
 	bool rounds = false;
 	const struct nsb_option opts[] = {
@@ -187,14 +198,22 @@ int cmd_compare(int argc, char **argv)
 			   "predicted shifts (NAME PREDICTED GATE SUM a line):\n"
 			   "each predicted row's ratio, tolerance and verdict\n"
 			   "(see below)"),
+		OPT_DOUBLE("expect-tolerance", &tol_pct, "PCT",
+			   "with --expect: how far off a shift may be, in % of\n"
+			   "its prediction (default 0.5; above 0, at most 100;\n"
+			   "never less than 1 instruction)"),
 		OPT_END(),
 	};
 	json_t *j;
 	int ret;
 
 	ret = nsb_compare_main(&c, argc, argv, opts, &compare_usage);
-	if (!ret && expect && (nsb_expect_load(&x, expect) ||
-			       nsb_expect_check(&x, &c))) {
+	if (!ret && !(tol_pct > 0 && tol_pct <= 100)) {
+		fprintf(stderr, "nsbench compare: --expect-tolerance must be "
+			"above 0 and at most 100, not %g\n", tol_pct);
+		ret = 2;
+	}
+	if (!ret && expect && expect_check(&x, expect, tol_pct, &c)) {
 		fprintf(stderr, "nsbench compare: --expect=%s: refusing\n",
 			expect);
 		ret = 2;

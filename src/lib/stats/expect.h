@@ -56,6 +56,9 @@ struct nsb_expect_result {
 	char verdict[64];
 };
 
+/* The default tolerance, of the prediction (nsbench compare --expect). */
+#define NSB_EXPECT_TOL	0.005
+
 struct nsb_expect {
 	const char *file;
 	char *text;			/* the file; names point into it */
@@ -65,6 +68,7 @@ struct nsb_expect {
 	struct nsb_expect_result *r;	/* per p[], after the check */
 	bool icount;			/* the comparison's unit */
 	bool aa;			/* the comparison has an A/A side */
+	double tol;			/* of the prediction, 0: NSB_EXPECT_TOL */
 	size_t measured, within, off, aa_bad, missing, absent, failed;
 };
 
