@@ -115,7 +115,7 @@ if [ -n "$from" ]; then
 	*[!0-9.]*|.*) die "$from/ab/manifest.json: kernel version '$v' is not a version" ;;
 	*)	[ -f "kernel-patches/$v/calibration/predictions" ] ||
 			die "$from: measured Linux $v, which has no kernel-patches/$v/calibration/predictions"
-		kver=$v predictions=kernel-patches/$v/calibration/predictions ;;
+		predictions=kernel-patches/$v/calibration/predictions ;;
 	esac
 fi
 plan=$top/guest/plans/calibration-validate.plan
@@ -203,29 +203,22 @@ fi
 # The plan's two kinds of results file: plain means (bench and forkexec
 # steps) and central means of chunks (cost steps, label central-*, read
 # as compare --metric=nsb_on).
-plain() {	# plain DIR SIDE: the side's plain-mean files
-	local f
+results() {	# results KIND DIR SIDE: the side's files of KIND, one a line
+	local f k
 
-	for f in "$1/$2"/*.json; do
-		case "${f##*/}" in *-central-*) ;; *) [ -f "$f" ] && echo "$f" ;; esac
+	for f in "$2/$3"/*.json; do
+		[ -f "$f" ] || continue
+		case "${f##*/}" in *-central-*) k=central ;; *) k=plain ;; esac
+		[ "$k" != "$1" ] || echo "$f"
 	done
-	return 0
-}
-central() {	# central DIR SIDE: the side's central-mean files
-	local f
-
-	for f in "$1/$2"/*-central-*.json; do
-		[ -f "$f" ] && echo "$f"
-	done
-	return 0
 }
 
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
 	local rc=0 dir=$1 a b
 
-	mapfile -t a < <(plain "$dir" A)
-	mapfile -t b < <(plain "$dir" B)
+	mapfile -t a < <(results plain "$dir" A)
+	mapfile -t b < <(results plain "$dir" B)
 	"$nsb" compare --format=json "${a[@]}" -- "${b[@]}" \
 		>"$dir/compare.json" 2>"$dir/compare.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
@@ -252,9 +245,9 @@ expect_table() {
 
 	shift
 	[ "$kind" = central ] && sfx=-central
-	mapfile -t a < <("$kind" "$out/ab" A)
-	mapfile -t b < <("$kind" "$out/ab" B)
-	mapfile -t aa < <("$kind" "$out/aa" B)
+	mapfile -t a < <(results "$kind" "$out/ab" A)
+	mapfile -t b < <(results "$kind" "$out/ab" B)
+	mapfile -t aa < <(results "$kind" "$out/aa" B)
 	for f in "${aa[@]}"; do
 		expect+=(--aa="$f")
 	done
@@ -282,7 +275,7 @@ expect_table plain
 # 6.12; a round on another level moves a CI's end, not the median).
 # Runs from before the plan had them have none: said, not failed.
 say ""
-if [ -n "$(central "$out/ab" A)" ]; then
+if [ -n "$(results central "$out/ab" A)" ]; then
 	say "The same rows as make run measures an operation (each run's mean"
 	say "of its central chunks, compare --metric=nsb_on), within 0.2 %:"
 	say ""
@@ -295,8 +288,8 @@ if [ "$layout" = 1 ]; then
 	say ""
 	say "layout-only: stock vs $lay_series (code placement alone; not gated):"
 	cmp_json "$out/layout"
-	mapfile -t la < <(plain "$out/layout" A)
-	mapfile -t lb < <(plain "$out/layout" B)
+	mapfile -t la < <(results plain "$out/layout" A)
+	mapfile -t lb < <(results plain "$out/layout" B)
 	"$nsb" compare "${la[@]}" -- "${lb[@]}" 2>/dev/null |
 		tee -a "$report" || true
 fi
