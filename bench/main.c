@@ -53,6 +53,7 @@ struct options {
 	unsigned long interleave_settle;	/* --interleave-settle=US */
 	unsigned long interleave_window;	/* --interleave-window=N */
 	unsigned long interleave_chunk;		/* --interleave-chunk=N */
+	unsigned long interleave_paired;	/* --interleave-paired=W */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
@@ -377,6 +378,12 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			  "with --interleave: N ops per chunk, the same count\n"
 			  "on both kernels of a comparison (0-4096; default 0:\n"
 			  "as many as take ~200 us)"),
+		OPT_ULONG("interleave-paired", &o->interleave_paired, "W",
+			  "with --interleave: the shift and the A/A from pairs of\n"
+			  "chunks of one quad, the mean of their differences'\n"
+			  "densest W ns per op wide window, for ops whose chunks\n"
+			  "sit on many levels (0-1000; default 0: the central\n"
+			  "means' difference)"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -434,6 +441,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_window < 1 || o->interleave_window > 1000) {
 		fprintf(stderr, "nsbench-bench: --interleave-window must be "
 			"1 to 1000\n");
+		return -1;
+	}
+	if (o->interleave_paired > 1000) {
+		fprintf(stderr, "nsbench-bench: --interleave-paired must be "
+			"0 (off) to 1000\n");
 		return -1;
 	}
 	if (o->interleave_chunk > 4096) {
@@ -840,6 +852,7 @@ int main(int argc, char **argv)
 			.settle_us = o.interleave_settle,
 			.window = o.interleave_window,
 			.chunk = o.interleave_chunk,
+			.paired = o.interleave_paired,
 		};
 		bool applied;
 

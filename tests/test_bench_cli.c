@@ -329,6 +329,9 @@ static void test_bad_flags(void)
 	refused("--interleave-window=1001",
 		"--interleave=x --interleave-window=1001",
 		"--interleave-window must be 1 to 1000");
+	refused("--interleave-paired=1001",
+		"--interleave=x --interleave-paired=1001",
+		"--interleave-paired must be 0 (off) to 1000");
 	refused("--interleave-chunk=4097",
 		"--interleave=x --interleave-chunk=4097",
 		"--interleave-chunk must be 0 (by time) to 4096");
@@ -448,6 +451,29 @@ static void test_fixed_chunk(void)
 	ok(b && k == 3 && json_is_number(json_object_get(b, "nsb_on")),
 	   "--interleave-chunk=3: 3 ops a chunk (%g), the states' counters",
 	   k);
+	json_decref(root);
+}
+
+/*
+ * The paired estimate (--interleave-paired): the run says so, and its
+ * counters are the states' values, on and off2 placed from off's level.
+ */
+static void test_paired(void)
+{
+	json_t *root, *b;
+	double w, on;
+
+	if (!run_depth0("paired.json", "--interleave=no_such_switch "
+			"--interleave-paired=1 --interleave-block=4 "
+			"--benchmark_min_time=0.005 --seed=7",
+			"a run with the paired estimate exits 0", 2,
+			"an interleaved sys/ run needs root", &root, &b))
+		return;
+	w = json_number_value(json_object_get(b, "nsb_paired_window"));
+	on = json_number_value(json_object_get(b, "nsb_on"));
+	ok(b && w == 1 && on > 0 &&
+	   json_is_number(json_object_get(b, "nsb_off2")),
+	   "--interleave-paired=1: nsb_paired_window %g, nsb_on %g", w, on);
 	json_decref(root);
 }
 
@@ -658,6 +684,7 @@ int main(void)
 	test_interleave();
 	test_settled();
 	test_fixed_chunk();
+	test_paired();
 	test_benchmark_out();
 	test_sigint();
 	test_second_signal();

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "bench/sys/interleave.h"
+#include "bench/sys/paired.h"
 #include "guest/plugin/marker.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
@@ -67,6 +68,7 @@ static struct {
 	unsigned long settle_us;	/* untimed sleep before each chunk */
 	double window;		/* the central mean's half-width, per op */
 	int64_t chunk;		/* ops per chunk, or 0: by the first op */
+	double paired;		/* --interleave-paired's width, per op, or 0 */
 } ilv = { .fd = -1 };
 
 int nsb_interleave_init(const char *sw, const struct nsb_ilv_opts *o,
@@ -79,6 +81,7 @@ int nsb_interleave_init(const char *sw, const struct nsb_ilv_opts *o,
 	ilv.settle_us = o->settle_us;
 	ilv.window = (double)o->window;
 	ilv.chunk = (int64_t)o->chunk;
+	ilv.paired = (double)o->paired;
 	if (!*sw || strchr(sw, '/') || strlen(sw) > 64) {
 		fprintf(stderr, "nsbench-bench: --interleave: bad switch name "
 			"'%s'\n", sw);
@@ -231,13 +234,6 @@ static int chunk(struct nsb_worker *w, nsb_op_fn op, int64_t arg, int64_t k,
 	return r;
 }
 
-/* One timed chunk of a run: its state, cost per op, quad. */
-struct ilv_chunk {
-	enum nsb_ilv_state state;
-	bool clean;
-	double per_op;
-};
-
 struct nsb_ilv_run {
 	struct gb_state *s;
 	struct nsb_worker *w;
@@ -250,7 +246,7 @@ struct nsb_ilv_run {
 	uint32_t id;		/* the run's id for the cache-model plugin */
 	uint64_t rng;
 	enum nsb_ilv_state quad[4];
-	struct ilv_chunk *c;	/* every chunk, in order: 4 per quad */
+	struct nsb_pchunk *c;	/* every chunk, in order: 4 per quad */
 	size_t n, cap;
 	bool failed;
 };
@@ -299,6 +295,45 @@ static double central_mean(const double *v, size_t n, double median)
 		k++;
 	}
 	return k ? sum / (double)k : median;
+}
+
+/* The clean chunks of one state, per op, into v; how many. */
+static size_t state_values(const struct nsb_ilv_run *run,
+			   enum nsb_ilv_state st, double *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < run->n; i++)
+		if (run->c[i].state == st && run->c[i].clean)
+			v[n++] = run->c[i].per_op;
+	return n;
+}
+
+/*
+ * Each state's value with --interleave-paired: the off states' pooled
+ * central mean is the level, and on and off1/off2 sit the paired shift
+ * and A/A from it, so that on - (off1 + off2) / 2 and off2 - off1 are
+ * those.  Left as the central means where a state has no pair.
+ */
+static void paired_values(const struct nsb_ilv_run *run, double *cm)
+{
+	size_t per = 4 * ilv.block, nv;
+	double *v = malloc((run->n + 1) * sizeof(*v)), ref, on, aa;
+
+	if (!v)
+		return;
+	nv = state_values(run, NSB_ILV_OFF1, v);
+	nv += state_values(run, NSB_ILV_OFF2, v + nv);
+	ref = central_mean(v, nv, median_of(v, nv));
+	free(v);
+	if (!nsb_paired_diff(run->c, run->n, per, NSB_ILV_ON, NSB_ILV_OFF1,
+			     NSB_ILV_OFF2, ilv.paired, &on) ||
+	    !nsb_paired_diff(run->c, run->n, per, NSB_ILV_OFF2, NSB_ILV_OFF1,
+			     NSB_ILV_OFF1, ilv.paired, &aa))
+		return;
+	cm[NSB_ILV_ON] = ref + on;
+	cm[NSB_ILV_OFF1] = ref - aa / 2;
+	cm[NSB_ILV_OFF2] = ref + aa / 2;
 }
 
 /*
@@ -398,14 +433,14 @@ static int add_chunk(struct nsb_ilv_run *run, enum nsb_ilv_state st,
 {
 	if (run->n == run->cap) {
 		size_t cap = run->cap ? 2 * run->cap : 256;
-		struct ilv_chunk *c = realloc(run->c, cap * sizeof(*c));
+		struct nsb_pchunk *c = realloc(run->c, cap * sizeof(*c));
 
 		if (!c)
 			return -1;
 		run->c = c;
 		run->cap = cap;
 	}
-	run->c[run->n++] = (struct ilv_chunk){ st, clean, per_op };
+	run->c[run->n++] = (struct nsb_pchunk){ st, clean, per_op };
 	return 0;
 }
 
@@ -475,18 +510,6 @@ int nsb_interleave_batch(struct nsb_ilv_run *run, int64_t n)
 	return run->failed ? -1 : 0;
 }
 
-/* The clean chunks of one state, per op, into v; how many. */
-static size_t state_values(const struct nsb_ilv_run *run,
-			   enum nsb_ilv_state st, double *v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < run->n; i++)
-		if (run->c[i].state == st && run->c[i].clean)
-			v[n++] = run->c[i].per_op;
-	return n;
-}
-
 static size_t ticked_chunks(const struct nsb_ilv_run *run)
 {
 	size_t i, n = 0;
@@ -513,7 +536,7 @@ static void replay_kept(const struct nsb_ilv_run *run,
 	size_t i;
 
 	for (i = 0; i < run->n; i++) {
-		const struct ilv_chunk *c = &run->c[i];
+		const struct nsb_pchunk *c = &run->c[i];
 
 		if (c->clean && central(c->per_op, med[c->state]))
 			NSB_MARK(NSB_MARK_KEEP);
@@ -535,6 +558,7 @@ static bool report(struct nsb_ilv_run *run)
 		[NSB_ILV_OFF2] = "off2",
 	};
 	double *v = malloc((run->n + 1) * sizeof(*v)), med[NSB_ILV_COUNT];
+	double cm[NSB_ILV_COUNT];
 	bool wrote = false;
 	size_t nv;
 	char key[32];
@@ -550,8 +574,16 @@ static bool report(struct nsb_ilv_run *run)
 	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		nv = state_values(run, st, v);
 		med[st] = median_of(v, nv);
+		cm[st] = central_mean(v, nv, med[st]);
+	}
+	if (ilv.paired) {
+		paired_values(run, cm);
+		gb_counter(run->s, "nsb_paired_window", ilv.paired,
+			   GB_COUNTER_DEFAULT);
+	}
+	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		snprintf(key, sizeof(key), "nsb_%s", names[st]);
-		counter(run->s, key, central_mean(v, nv, med[st]));
+		counter(run->s, key, cm[st]);
 		snprintf(key, sizeof(key), "nsb_%s_median", names[st]);
 		counter(run->s, key, med[st]);
 	}

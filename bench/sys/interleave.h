@@ -24,6 +24,7 @@ struct nsb_ilv_opts {
 	unsigned long settle_us;	/* untimed sleep before each chunk */
 	unsigned long window;		/* the central mean's half-width */
 	unsigned long chunk;		/* ops per chunk; 0: ~200 us of them */
+	unsigned long paired;		/* the paired estimate's window, or 0 */
 };
 
 /*
