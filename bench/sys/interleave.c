@@ -27,6 +27,13 @@
  * A/A residual.  The switch is written between chunks, outside the timed
  * region, and left as it was found.
  *
+ * Where an op's chunks spread over many levels and those move during a
+ * run, the central means fall on whichever level each state's median
+ * found; --interleave-paired takes the shift and the A/A from pairs of
+ * chunks of one quad instead (paired.c): the densest window of their
+ * differences, not their median, which the switch writes' modes above
+ * pull about.
+ *
  * A quad's states may each be held for several chunks in a row
  * (--interleave-block): where a switch write upsets the next several
  * operations (6.12: ~10 execs), the chunks after it settle before the
