@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <memory>
@@ -121,8 +122,27 @@ bool never_started(const std::vector<BenchmarkReporter::Run> &runs)
 	return !runs.empty();
 }
 
+/*
+ * runs without the counters libbenchmark could not compute: the
+ * coefficient of variation of a counter that is 0 in every repetition
+ * is 0/0 (make validate's nsb_ticked_chunks with settled chunks), and
+ * its JSON reporter writes that NaN as a bare NaN, which no JSON parser
+ * takes: the whole results file was refused.
+ */
+std::vector<BenchmarkReporter::Run>
+finite_counters(const std::vector<BenchmarkReporter::Run> &runs)
+{
+	std::vector<BenchmarkReporter::Run> out(runs);
+
+	for (auto &r : out)
+		for (auto c = r.counters.begin(); c != r.counters.end();)
+			c = std::isfinite(c->second.value) ? std::next(c) :
+			    r.counters.erase(c);
+	return out;
+}
+
 // Passes reports on to other reporters, less those of benchmarks that an
-// interrupt kept from starting.
+// interrupt kept from starting, and less non-finite counters.
 class Filter : public BenchmarkReporter {
 public:
 	explicit Filter(bool counts) : counts_(counts) {}
@@ -160,8 +180,10 @@ public:
 			not_started += counts_;
 			return;
 		}
+		const std::vector<Run> finite = finite_counters(runs);
+
 		for (auto *r : to_)
-			r->ReportRuns(runs);
+			r->ReportRuns(finite);
 		flush();
 	}
 

@@ -2,7 +2,7 @@
 /*
  * test_gbench — the C API over libbenchmark: iterations run as asked,
  * arguments arrive, skips/errors/counters/labels/manual time reach the
- * JSON, an interrupt ends the loop and starts no further benchmark.
+ * JSON (a statistic that is not a number does not), an interrupt ends the loop and starts no further benchmark.
  * One libbenchmark run, then checks.
  */
 #include <stdlib.h>
@@ -83,6 +83,15 @@ static void bm_extras(struct gb_state *s)
 	}
 	gb_counter(s, "widgets", 42, GB_COUNTER_DEFAULT);
 	gb_set_items_processed(s, gb_iterations(s));
+}
+
+/* A counter that is 0 in every repetition: its cv is 0/0. */
+static void bm_zero(struct gb_state *s)
+{
+	while (gb_keep_running(s))
+		;
+	gb_counter(s, "zero", 0, GB_COUNTER_DEFAULT);
+	gb_counter(s, "one", 1, GB_COUNTER_DEFAULT);
 }
 
 static void bm_manual(struct gb_state *s)
@@ -186,6 +195,14 @@ static void check_results(const char *path)
 	b = find(benchmarks, "t/manual/iterations:100/manual_time");
 	is_near(json_real_value(json_object_get(b, "real_time")), 1000.0, 1e-6,
 		"manual time: 1 us per iteration reads 1000 ns");
+	b = find(benchmarks, "t/zero/iterations:3/repeats:2_mean");
+	ok(b && json_real_value(json_object_get(b, "zero")) == 0.0,
+	   "a counter 0 in both repetitions: its mean is 0");
+	b = find(benchmarks, "t/zero/iterations:3/repeats:2_cv");
+	ok(b && !json_object_get(b, "zero") &&
+	   json_real_value(json_object_get(b, "one")) == 0.0,
+	   "its cv (0/0) is left out, the other counter's kept: the file "
+	   "parses");
 	b = find(benchmarks, "t/interrupt/iterations:50");
 	is_str(str_of(b, "error_message"), "", "the interrupting benchmark finished");
 	ok(!find(benchmarks, "t/after_interrupt/iterations:50"),
@@ -229,6 +246,8 @@ int main(void)
 	gb_fixed_iterations(gb_register("t/data/none", bm_no_data), 1);
 	gb_fixed_iterations(gb_use_manual_time(gb_register("t/fixed",
 							   bm_fixed)), 5000);
+	gb_repetitions(gb_fixed_iterations(gb_register("t/zero", bm_zero), 3),
+		       2);
 	gb_fixed_iterations(gb_register("t/interrupt", bm_interrupt), 50);
 	gb_fixed_iterations(gb_register("t/after_interrupt",
 					bm_after_interrupt), 50);
@@ -243,7 +262,7 @@ int main(void)
 	fflush(stdout);
 	dup2(saved, 1);
 	ok(!unrecognized, "flags understood");
-	is_int(ran, 17, "17 benchmark instances ran");
+	is_int(ran, 18, "18 benchmark instances ran");
 	check_fixed();
 	is_int(data_seen, 33, "gb_data() hands each variant its own row");
 	is_int(data_null, 1, "and NULL to a gb_register() benchmark");
