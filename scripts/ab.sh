@@ -647,6 +647,18 @@ run_boots() {
 	return "$fail"
 }
 
+# failed_steps: each plan step a guest ran that exited non-zero, a line
+# each ("skipped:..." steps are the plan's own choice).
+failed_steps() {
+	local f
+	for f in "$out"/boots/*/steps.txt; do
+		[ -f "$f" ] || continue
+		boot=${f%/steps.txt} boot=${boot##*/} awk '
+			$2 ~ /^[0-9]+$/ && $2 != 0 { print "ab.sh: boot " \
+				ENVIRON["boot"] ": guest step " $1 " exited " $2 }' "$f"
+	done
+}
+
 # check_audit LIST: the audited boot's results must equal the cache's,
 # byte for byte; else drop the cache and boot the cached ones afresh.
 check_audit() {
@@ -759,7 +771,8 @@ boot_all() {
 	fi
 	plan_boots <"$list" >"$list.jobs"
 	progress "boots" "$(wc -l <"$list") of $total_boots boot(s)${shard:+ (shard $shard)}, $(grep -c ' cache ' "$list.jobs" || true) from the cache, $jobs at once, $mode mode"
-	status=ok
+	status=ok why="a boot failed"
+	audit_result="not audited: a boot failed"
 	trap stop_boots INT TERM
 	run_boots "$list.jobs" || status=fail
 	[ "$status" = ok ] && { check_audit "$list.jobs" || status=fail; }
@@ -767,6 +780,9 @@ boot_all() {
 	[ "$cache" = 0 ] && [ "$ndrop" = 0 ] ||
 		audit_result="${audit_result:-}; sha256 of each served entry verified, $ndrop failed: dropped and booted afresh"
 	collect
+	if failed_steps | grep . >&2; then
+		status=fail why="a guest step failed (above; each boot's console.log has its output)"
+	fi
 
 	# --- manifest (nsbench manifest: every value is data) -----------------
 	[ "$aa" = 1 ] && flags+=(--aa)
@@ -779,7 +795,7 @@ boot_all() {
 		--initramfs-sha256="$initrd_sha" --cache-audit="$audit_result" \
 		--shard="$shard" --host-command="$host_cmd" ||
 		die "cannot write $out/manifest.json"
-	[ "$status" = ok ] || die "a boot failed; partial results in $out"
+	[ "$status" = ok ] || die "$why; partial results in $out"
 	progress "results" "$out"
 }
 

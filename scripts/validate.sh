@@ -194,7 +194,8 @@ if [ "$layout" = 1 ]; then
 	ab --base none --series "$lay_series" --out "$out/layout" \
 		>"$out/layout.log" 2>&1 || fail=1
 fi
-[ "$fail" = 0 ] || grep -h 'error' "$out/ab.log" "$out/aa.log" >&2 || true
+[ "$fail" = 0 ] || grep -h 'error\|guest step' "$out/ab.log" "$out/aa.log" >&2 ||
+	true
 else
 	cat "$out"/objdiff*.txt 2>/dev/null | tee -a "$report" || true
 	[ -d "$out/layout" ] && layout=1

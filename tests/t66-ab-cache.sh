@@ -6,8 +6,8 @@
 # command line's seed.  Checks the boot cache (a rerun takes every boot
 # from it and boots one again alongside; a tampered cached result is
 # found, the cache dropped, the boots redone), parallel boots, shards
-# merged into the same files as one run, and that a bad invocation
-# fails before any long step.
+# merged into the same files as one run, that a failed guest step fails
+# the run, and that a bad invocation fails before any long step.
 
 set -u
 # shellcheck source=tests/lib-tap.sh
@@ -36,7 +36,7 @@ on=$(awk -v s="$seed" 'BEGIN { printf "%.3f", (70025 + s % 97) / 1000 }')
 	printf '{"context": {"date": "2024-01-01T00:00:02+00:00", "nsbench_mode": "icount", "nsbench_round": "%s", "nsbench_seed": "%s", "nsbench_side": "@SIDE@", "nsbench_boot": "@BOOT@", "patch_series": "@SERIES@", "kernel_config_hash": "@CONFIG_HASH@", "nsbench_check": "mnt_may_suid", "nsbench_check_applied": "yes", "nsbench_time_unit_meaning": "virtual ns = guest instructions"}, "benchmarks": [{"name": "sys/exec/vfork/bin/init/depth:0/manual_time", "run_type": "iteration", "iterations": 100, "real_time": %s, "cpu_time": 1, "time_unit": "us", "nsb_on": %s, "nsb_off1": %s, "nsb_off2": %s}]}\n' \
 		"$round" "$seed" "$on" "$on" "$off" "$off"
 	echo "@@NSB EOF exec.json"
-	echo "@@NSB STEP exec 0"
+	echo "@@NSB STEP exec ${STAND_IN_STEP_RC:-0}"
 	echo "@@NSB DONE 0"
 } >"${ser[1]}"
 cp "${ser[1]}" "${ser[0]}"
@@ -180,6 +180,18 @@ ok $? "and so is the report's table"
 rc=$?
 [ $rc = 0 ] && [ "$(ls "$tmp"/r9/B/*.json | wc -l)" = 1 ]
 ok $? "ab.sh --rounds 01 --jobs 01 --seed 09 --timeout 0900: one boot (exit $rc)"
+
+# A guest step that fails (a results file the bench could not write, a
+# missing fixture) fails the run by name, its results kept: validate
+# once passed with two of its steps failed in every boot.
+STAND_IN_STEP_RC=2 "$top/scripts/ab.sh" --checks --kernel "$tmp/k" \
+	--mode icount --rounds 1 --jobs 1 --no-cache --out "$tmp/r10" \
+	>"$tmp/r10.log" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q 'boot r01-B: guest step exec exited 2' "$tmp/r10.log" &&
+	grep -q 'a guest step failed' "$tmp/r10.log" &&
+	[ -f "$tmp/r10/manifest.json" ] && ! grep -q unbound "$tmp/r10.log"
+ok $? "a guest step that exits 2 fails the run, named (exit $rc): $(grep -m1 'guest step' "$tmp/r10.log")"
 
 # A bad invocation fails at once, before any build or boot.
 for bad in "--mode bogus" "--series typo" "--rounds 0" "--jobs x" \
