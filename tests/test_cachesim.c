@@ -234,6 +234,28 @@ static void test_bad_records(void)
 	   "refused: a device and a directory");
 }
 
+/* A chunk dump (chunks=1: a line per chunk and function) of some 90 MB
+ * an LSM boot: loads, its records found among the remarks. */
+static void test_chunk_dump_size(void)
+{
+	static const char head[] = HEAD REC("7", "on", "1004.5");
+	static const char line[] = "#cfn\t7\t12\tsome_kernel_function\t42\n";
+	size_t n = (80u << 20) / (sizeof(line) - 1), i, len;
+	char *text = malloc(sizeof(head) + n * (sizeof(line) - 1));
+	struct nsb_cachesim cs;
+
+	if (!ok(text != NULL, "80 MiB for a chunk dump"))
+		return;
+	memcpy(text, head, sizeof(head) - 1);
+	len = sizeof(head) - 1;
+	for (i = 0; i < n; i++, len += sizeof(line) - 1)
+		memcpy(text + len, line, sizeof(line) - 1);
+	ok(!load_text(text, len, &cs) && cs.n == 1,
+	   "a chunk dump of %zu MiB loads, its record found", len >> 20);
+	nsb_cachesim_free(&cs);
+	free(text);
+}
+
 int main(void)
 {
 	plan_no_plan();
@@ -243,6 +265,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return cannot_start("mkdtemp");
 	test_records();
+	test_chunk_dump_size();
 	test_bad_records();
 	unlink(write_file("cs.tsv", "", 0));
 	rmdir(dir);
