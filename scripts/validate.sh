@@ -245,7 +245,11 @@ expect_table() {
 	local kind=$1 sfx='' f rc=0 a b aa expect=(--expect="$predictions")
 
 	shift
-	[ "$kind" = central ] && sfx=-central
+	if [ "$kind" = central ]; then
+		sfx=-central
+		central_predictions >"$out/ab/predictions-central"
+		expect=(--expect="$out/ab/predictions-central")
+	fi
 	mapfile -t a < <(results "$kind" "$out/ab" A)
 	mapfile -t b < <(results "$kind" "$out/ab" B)
 	mapfile -t aa < <(results "$kind" "$out/aa" B)
@@ -268,12 +272,26 @@ expect_table() {
 	"$nsb" compare --format=json "$@" "${expect[@]}" "${a[@]}" -- \
 		"${b[@]}" >"$out/ab/compare$sfx.json" 2>/dev/null || true
 }
+# The predictions for the central means: open's and the mqueue mount's
+# shown, not gated.  Cheap ops in chunks of 16, their central means carry
+# some 5 insn of each boot's own state, which the two kernels' boots do
+# not share: in three images they read 152.1 [148.2, 154.3], 150.2
+# [148.3, 166.1], 152.7 [149.1, 160.2] for 152 and 1,002.1 [998.8,
+# 1,005.5], 1,003.3 [996.6, 1,004.2], 1,001.2 [995.6, 1,003.7] for 1,001
+# (settled chunks, tried, no narrower), where the plain means, gated,
+# read 152.0-152.1 and 1,002.5-1,002.7.  Exec's and the path walk's are
+# gated.
+central_predictions() {
+	awk '$1 ~ /^sys\/(open|mount)\// && $3 == "yes" { $3 = "no" } { print }' \
+		"$predictions"
+}
+
 say ""
 mkdir -p "$out/ab"
 expect_table plain
 # The central means: what make run's table reads, on the same boots,
-# held to 0.2 % (every row of make validate within 0.03 % on 6.1 and
-# 6.12; a round on another level moves a CI's end, not the median).
+# held to 0.2 % (exec and the path walk within 0.03 % on 6.1 and 6.12;
+# a round on another level moves a CI's end, not the median).
 # Runs from before the plan had them have none: said, not failed.
 say ""
 if [ -n "$(results central "$out/ab" A)" ]; then
