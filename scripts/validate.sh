@@ -275,11 +275,11 @@ expect_table() {
 # The predictions for the central means: open's and the mqueue mount's
 # shown, not gated.  Cheap ops in chunks of 16, their central means carry
 # some 5 insn of each boot's own state, which the two kernels' boots do
-# not share: in three images they read 152.1 [148.2, 154.3], 150.2
-# [148.3, 166.1], 152.7 [149.1, 160.2] for 152 and 1,002.1 [998.8,
-# 1,005.5], 1,003.3 [996.6, 1,004.2], 1,001.2 [995.6, 1,003.7] for 1,001
-# (settled chunks and SCHED_BATCH, tried, no narrower), where the plain
-# means, gated, read 152.0-152.1 and 1,002.5-1,002.7.  On 6.12 they read
+# not share: in four images they read 152.1 [148.2, 154.3], 150.2
+# [148.3, 166.1], 151.6 [149.7, 154.4], 149.3 [103.4, 153.9] for 152 and
+# 1,002.1, 1,003.3, 999.7, 1,000.4 (CIs 7-11 wide) for 1,001 (settled
+# chunks and SCHED_BATCH, tried, no narrower), where the plain means,
+# gated, read 152.0-152.2 and 1,002.5-1,002.7.  On 6.12 they read
 # 152.0 [152.0, 152.1] and 1,001.0 [1,001.0, 1,001.1].  Exec's and the
 # path walk's are gated.
 central_predictions() {
