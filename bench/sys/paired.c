@@ -25,6 +25,11 @@
  * state spreads over its levels unlike off (-18,660, A/A -77); so did
  * each state's densest window (A/A -306, +299: the step's two levels
  * hold about half the chunks each).
+ *
+ * checks.plan uses it for the mount rows on every kernel and for every
+ * row on 6.12, where one round of 004 fcaps/init/d32 read +160 (A/A 94)
+ * for +113 with central means and +113.0 (A/A 0.0) from pairs; 6.1's
+ * other rows keep their central means, exact there.
  */
 #include <math.h>
 #include <stdlib.h>
