@@ -19,9 +19,10 @@
  *       policy read back; /init does it to itself, so that every
  *       measured process inherits it (init.sh says why).
  *   nsb-guest pidpin
- *       leave one sleeping process in every 64-pid block the kernel
- *       hands out, and print "blocks=B,forks=F": on 6.12 steady.plan
- *       does it before any clock (and says why)
+ *       leave one sleeping process in every leaf of the kernel's pid
+ *       idr (16 or 64 pids, below), and print
+ *       "leaf=L,blocks=B,forks=F,unheld=U": steady.plan does it before
+ *       any clock (and says where and why)
  *   nsb-guest fifo PID
  *       put process PID under SCHED_FIFO, priority 1, and print "fifo":
  *       on 6.12 steady.plan does it to ksoftirqd (and says why).
@@ -192,15 +193,26 @@ static int runas(const char *uid_str, char **argv)
 }
 
 /*
- * The kernel keeps pids in a radix tree (idr) of 64-slot leaves.  A fork
- * whose pid lands in a leaf no live process holds allocates that leaf and
- * its exit frees it again (with an RCU callback): 674 instructions of an
- * exec under icount, paid or not by where the pid counter happens to be
- * and which leaves the long-lived processes hold.  Pinning every leaf the
- * allocator cycles through makes every fork pay the same.
+ * The kernel keeps pids in a radix tree (idr).  A fork whose pid lands in
+ * a leaf no live process holds allocates that leaf and its exit frees it
+ * again (with an RCU callback): 257-303 instructions of an exec under
+ * icount, paid or not by where the pid counter happens to be and which
+ * leaves the long-lived processes hold.  Pinning every leaf the allocator
+ * cycles through makes every fork pay the same.
+ *
+ * A leaf has XA_CHUNK_SIZE slots: 16 under CONFIG_BASE_SMALL (6.1's
+ * tinyconfig), 64 without.  The same option sets PID_MAX_DEFAULT, 4,096
+ * or 32,768, which is how a guest that leaves pid_max alone tells them
+ * apart.  Pinning every 64 pids on a 16-slot tree held one leaf in four:
+ * 6.1's exec paid the node on 3 forks of 4 (make validate's chunk dumps).
  */
-#define PID_LEAF 64
+#define BASE_SMALL_PID_MAX 4096
 #define RESERVED_PIDS 300	/* where the kernel's cyclic allocation wraps to */
+
+static long pid_leaf(long pid_max)
+{
+	return pid_max <= BASE_SMALL_PID_MAX ? 16 : 64;
+}
 
 static long read_pid_max(void)
 {
@@ -225,70 +237,108 @@ static void __attribute__((noreturn)) pin_here(void)
 		pause();
 }
 
-static int pidpin(void)
+/* held[B] = 1 for every block B of LEAF pids a live process is in now. */
+static int mark_live(unsigned char *held, long nb, long leaf)
 {
-	long max = read_pid_max(), nb, need = 0, forks = 0, next = -1, b;
-	unsigned char *pinned;
 	struct dirent *e;
-	DIR *d;
-	pid_t p;
+	DIR *d = opendir("/proc");
+	long b;
 
-	if (max <= RESERVED_PIDS || max > (1L << 22)) {
-		fprintf(stderr, "nsb-guest pidpin: pid_max %ld\n", max);
-		return 1;
-	}
-	nb = (max + PID_LEAF - 1) / PID_LEAF;
-	/* a large pid_max (not CONFIG_BASE_SMALL's 4,096) would take millions of forks */
-	if (nb > 1024) {
-		printf("skipped,pid_max=%ld\n", max);
-		return 0;
-	}
-	pinned = calloc(nb, 1);
-	d = opendir("/proc");
-	if (!pinned || !d) {
-		perror("nsb-guest pidpin");
-		return 1;
-	}
+	if (!d)
+		return -1;
 	while ((e = readdir(d)))
 		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
-		    (b = atol(e->d_name) / PID_LEAF) < nb)
-			pinned[b] = 1;
+		    (b = atol(e->d_name) / leaf) < nb)
+			held[b] = 1;
 	closedir(d);
-	for (b = RESERVED_PIDS / PID_LEAF; b < nb; b++)
-		need += !pinned[b];
-	/* one full cycle of the allocator reaches every block */
-	while (need > 0 && forks < 2 * max) {
+	return 0;
+}
+
+/* Hand out one pid and free it again, cheaply: a block already pinned. */
+static pid_t __attribute__((noinline)) spend_pid(void)
+{
+	pid_t p = vfork();
+
+	if (p == 0)
+		_exit(0);
+	if (p > 0)
+		waitpid(p, NULL, 0);
+	return p;
+}
+
+/*
+ * Fork until a child of ours sleeps in every block from RESERVED_PIDS on,
+ * or the allocator has been once round (a block it never hands out is
+ * full of live processes).  Our own, not whoever holds a block now: the
+ * shell and pipe of the probe that runs this exit soon after, and their
+ * blocks with them.  Returns the forks it took, -1 on error.
+ */
+static long pin_blocks(unsigned char *pinned, long nb, long leaf, long max)
+{
+	long first = RESERVED_PIDS / leaf, need = nb - first, forks = 0;
+	long next = -1;
+	pid_t p;
+
+	/* pids below first's block come only before the first wrap: skipped */
+	memset(pinned, 1, first);
+	while (need > 0 && forks < max) {
 		forks++;
-		if (next < 0 || !pinned[next / PID_LEAF]) {
+		if (next < 0 || !pinned[next / leaf]) {
 			p = fork();
 			if (p == 0) {
-				if (!pinned[getpid() / PID_LEAF])
+				if (!pinned[getpid() / leaf])
 					pin_here();
 				_exit(0);
 			}
-			if (p > 0 && !pinned[p / PID_LEAF]) {
-				pinned[p / PID_LEAF] = 1;
+			if (p > 0 && !pinned[p / leaf]) {
+				pinned[p / leaf] = 1;
 				need--;
 			} else if (p > 0) {
 				waitpid(p, NULL, 0);
 			}
 		} else {
-			p = vfork();
-			if (p == 0)
-				_exit(0);
-			if (p > 0)
-				waitpid(p, NULL, 0);
+			p = spend_pid();
 		}
-		if (p < 0) {
-			perror("nsb-guest pidpin: fork");
-			return 1;
-		}
+		if (p < 0)
+			return -1;
 		next = p + 1 < max ? p + 1 : RESERVED_PIDS;
 	}
-	printf("blocks=%ld,forks=%ld\n",
-	       nb - RESERVED_PIDS / PID_LEAF - need, forks);
+	return forks;
+}
+
+static int pidpin(void)
+{
+	long max = read_pid_max(), leaf, nb, forks, b, unheld = 0;
+	unsigned char *pinned;
+
+	if (max <= RESERVED_PIDS || max > (1L << 22)) {
+		fprintf(stderr, "nsb-guest pidpin: pid_max %ld\n", max);
+		return 1;
+	}
+	leaf = pid_leaf(max);
+	nb = (max + leaf - 1) / leaf;
+	/* a pid_max raised by hand would take millions of forks */
+	if (nb > 1024) {
+		printf("skipped,pid_max=%ld\n", max);
+		return 0;
+	}
+	pinned = calloc(nb, 1);
+	if (!pinned) {
+		perror("nsb-guest pidpin");
+		return 1;
+	}
+	forks = pin_blocks(pinned, nb, leaf, max);
+	if (forks < 0 || mark_live(pinned, nb, leaf)) {
+		perror("nsb-guest pidpin");
+		free(pinned);
+		return 1;
+	}
+	for (b = RESERVED_PIDS / leaf; b < nb; b++)
+		unheld += !pinned[b];
+	printf("leaf=%ld,blocks=%ld,forks=%ld,unheld=%ld\n", leaf,
+	       nb - RESERVED_PIDS / leaf - unheld, forks, unheld);
 	free(pinned);
-	return need ? 1 : 0;
+	return unheld ? 1 : 0;
 }
 
 /* 2n + 2 instructions: mov, then n times dec + jnz. */

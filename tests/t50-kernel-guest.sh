@@ -19,7 +19,7 @@ set -u
 
 
 need_guest
-tap_plan 16
+tap_plan 17
 
 # 1: a patch that does not apply names the patch and the hunk.
 mkdir -p "$tmp/bad"
@@ -107,10 +107,22 @@ ok $? "file_caps off: the same file caps apply (CapPrm $(probe fcap_foreign.file
 ok $? "file_caps back on, and all defaults: ignored again"
 
 # 12: the boot parameter sets the switches before init runs.
+# And for 13: nsb-guest pidpin, then how many blocks of N pids (from
+# 300, where the allocator wraps, to pid_max) no live process holds.
 cat >"$tmp/bp.plan" <<'EOF'
 probe sysctl.mnt_may_suid cat /proc/sys/kernel/userns_checks/mnt_may_suid
 probe sysctl.walk_2015 cat /proc/sys/kernel/userns_checks/walk_2015
 probe suid suid_foreign
+unheld() {
+	ls /proc | awk -v leaf="$1" -v max="$(cat /proc/sys/kernel/pid_max)" '
+		/^[0-9]+$/ { held[int($1 / leaf)] = 1 }
+		END { n = 0
+		      for (b = int(300 / leaf); b * leaf < max; b++) n += !(b in held)
+		      print n }'
+}
+probe pidpin nsb-guest pidpin
+probe unheld.16 unheld 16
+probe unheld.64 unheld 64
 EOF
 mk "$tmp/bp.plan" "$tmp/bp.cpio"
 "$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/bp.cpio" \
@@ -124,7 +136,16 @@ bp() {
 ok $? "userns_checks=-mnt_may_suid,+walk_2015 on the command line: switches set at boot, setuid elevates"
 if [ -f "$tmp/bp/probes.txt" ]; then diag "$tmp/bp/probes.txt"; else diag "$tmp/bp.err"; fi
 
-# 13: a second boot with the same seed gives the same icount numbers.
+# 13: the pid leaves pinned as the kernel sizes them: a radix tree node
+# has 16 slots under CONFIG_BASE_SMALL, 64 without (XA_CHUNK_SHIFT), and
+# afterwards a live process holds every such block of pids.
+leaf=64
+grep -Eq '^CONFIG_BASE_SMALL=(1|y)$' "$kdir/config" && leaf=16
+pin=$(bp pidpin)
+[ "${pin#leaf="$leaf",blocks=}" != "$pin" ] && [ "$(bp "unheld.$leaf")" = 0 ]
+ok $? "nsb-guest pidpin holds every $leaf-pid leaf ($pin; unheld $(bp "unheld.$leaf"))"
+
+# 14: a second boot with the same seed gives the same icount numbers.
 "$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
 	--out "$tmp/boot2" --mode icount --round 1 --seed 4242 --side A \
 	--boot 2 --series userns-checks-toggles --timeout 300 2>"$tmp/boot2.err"
@@ -134,7 +155,7 @@ b=$(grep -o '"real_time": [0-9.]*' "$tmp/boot2/forkexec.json" 2>/dev/null | tr '
 ok $? "icount: same image, same seed, same numbers"
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "# boot 1: $a"; echo "# boot 2: $b"; }
 
-# 14-16: a plan that breaks the guest: boot_plan NAME TIMEOUT LINE boots
+# 15-17: a plan that breaks the guest: boot_plan NAME TIMEOUT LINE boots
 # one whose plan is LINE; rc its exit status, el its seconds of wall
 # time, its stderr in $tmp/NAME.err.
 boot_plan() {
@@ -147,20 +168,20 @@ boot_plan() {
 	el=$(($(date +%s) - t0))
 }
 
-# 14: a forced panic is an error, reported quickly with the console tail.
+# 15: a forced panic is an error, reported quickly with the console tail.
 boot_plan panic 120 'echo c >/proc/sysrq-trigger'
 [ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/panic.err" && [ "$el" -le 120 ]
 ok $? "forced panic reported as an error in ${el} s"
 tail -n 3 "$tmp/panic.err" | diag
 
-# 15: a forced hang is an error once the timeout expires.
+# 16: a forced hang is an error once the timeout expires.
 boot_plan hang 30 'sleep 1000000'
 # 30 s of QEMU CPU time; the wall cap (3x + 60 s) bounds a loaded host.
 [ "$rc" != 0 ] && grep -q 'guest hang' "$tmp/hang.err" && [ "$el" -le 150 ]
 ok $? "forced hang reported as an error in ${el} s wall (timeout 30 s)"
 tail -n 1 "$tmp/hang.err" | diag
 
-# 16: init exiting (a plan that exits) is reported, not waited for.
+# 17: init exiting (a plan that exits) is reported, not waited for.
 boot_plan exit 120 'exit 3'
 [ "$rc" != 0 ] && grep -q 'kernel panic' "$tmp/exit.err"
 ok $? "init exiting reported as an error in ${el} s"
