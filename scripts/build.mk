@@ -70,7 +70,7 @@ VALIDATE_MODE ?= icount
 VALIDATE_ROUNDS ?=
 VALIDATE_ARGS ?=
 
-HELP_validate := make validate       self-validation: calibrated kernels recovered within 0.5 % (plain and central means; ~3.5 min warm; cold: +3 kernel builds)
+HELP_validate := make validate       self-validation: calibrated kernels recovered within 0.5 % (central means: 0.2 %; ~3.5 min warm; cold: +3 kernel builds)
 HELP_validate_quick := make validate-quick one calibrated workload, 2 rounds (~40 s warm)
 HELP_objdiff := make objdiff        objdump proof: the calibration series adds only its blocks
 HELP_VARS += HELP_validate HELP_validate_quick HELP_objdiff

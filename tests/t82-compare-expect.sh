@@ -429,27 +429,31 @@ from_central() {
 }
 from_central 459
 [ "$rc" = 0 ] && grep -q '^The same rows as make run measures an operation' "$tmp/out" &&
-	[ "$(grep -c ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 0\.5%)$' "$tmp/out")" = 2 ]
-ok $? "validate.sh --from: the central means' table too (0.5 %), both ok (exit $rc)"
+	grep -q ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 0\.5%)$' "$tmp/out" &&
+	grep -q ' 459\.0 \[ 459\.0,  459\.0\]   1\.000   +0\.0  ok (tol 1 insn)$' "$tmp/out"
+ok $? "validate.sh --from: the central means' table too (0.2 %: 1 insn for 459), both ok (exit $rc)"
 jq -e '.rows[0].base.median | type == "number" and . < 24500' \
 	"$tmp/v4/ab/compare-central.json" >/dev/null
 ok $? "the central table reads nsb_on (its base ~24,000), not real_time (~25,000)"
-from_central 462
-[ "$rc" = 1 ] && grep -q 'OFF (tol 0.5%) FAIL$' "$tmp/out" &&
-	grep -q '^validate: FAIL (a calibrated shift' "$tmp/out"
-ok $? "a central mean 0.65 % off fails though the plain mean is exact (exit $rc)"
 from_central 461
-[ "$rc" = 0 ] && grep -q ' 461\.0 .* ok (tol 0\.5%)$' "$tmp/out"
-ok $? "and one 0.44 % off passes: the central table holds 0.5 % (exit $rc)"
+[ "$rc" = 1 ] && grep -q 'OFF (tol 1 insn) FAIL$' "$tmp/out" &&
+	grep -q '^validate: FAIL (a calibrated shift' "$tmp/out"
+ok $? "a central mean 0.44 % off fails though the plain mean is exact (exit $rc)"
+from_central 460
+[ "$rc" = 0 ] && grep -q ' 460\.0 .* ok (tol 1 insn)$' "$tmp/out"
+ok $? "and one 1 insn off passes: 0.2 %, at least 1 insn (exit $rc)"
 # open's and the mqueue mount's central means are shown, not gated
 # (some 5 insn of each boot's state); exec's are gated
 from_central 155 sys/open/file/init/depth:0/manual_time
 [ "$rc" = 0 ] && grep -q 'OFF (tol 1 insn) \[not gated\]$' "$tmp/out" &&
 	grep -q '^validate: PASS' "$tmp/out"
 ok $? "a central open 3 insn off: shown OFF, not gated (exit $rc)"
-from_central 4177 sys/exec/vfork/bin/init/depth:0/manual_time
-[ "$rc" = 1 ] && grep -q 'OFF (tol 0.5%) FAIL$' "$tmp/out"
-ok $? "a central exec 24 insn off (0.58 %) fails (exit $rc)"
+from_central 4163 sys/exec/vfork/bin/init/depth:0/manual_time
+[ "$rc" = 1 ] && grep -q 'OFF (tol 0.2%) FAIL$' "$tmp/out"
+ok $? "a central exec 10 insn off (0.24 %) fails (exit $rc)"
+from_central 4160 sys/exec/vfork/bin/init/depth:0/manual_time
+[ "$rc" = 0 ] && grep -q ' ok (tol 0\.2%)$' "$tmp/out"
+ok $? "and one 7 insn off (0.17 %) passes (exit $rc)"
 from_central 459
 mv "$tmp/v4" "$tmp/v 4"
 NSB_BUILD=${NSB_BUILD:-$top/build} "$top/scripts/validate.sh" \
