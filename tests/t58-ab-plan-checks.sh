@@ -5,7 +5,9 @@
 # steps and kernel-patches/checks.def: a step naming no check is refused
 # before anything runs; the guest image carries the LSM files (/lsm)
 # when a step, through an include, names a check of an LSM, and not for
-# a comment that names one; perf when an included plan has profile steps.  A stand-in QEMU and a stand-in kernel: no
+# a comment that names one; perf when an included plan has profile steps;
+# a plan --workloads makes includes steady.plan first (with
+# STEADY_INBOOT=1 in-boot).  A stand-in QEMU and a stand-in kernel: no
 # boot, no build (the SELinux policy is made from the cached source).
 
 set -u
@@ -16,7 +18,7 @@ need_guest
 need checkpolicy checkpolicy
 need mkfs.ext4 e2fsprogs
 need jq jq
-tap_plan 7
+tap_plan 9
 
 # The stand-in QEMU: a guest that starts and ends, on both serial ports
 # (run-qemu.sh's -serial file:PATH arguments).
@@ -77,6 +79,30 @@ if command -v perf >/dev/null; then
 else
 	skip "perf not installed"
 fi
+
+# genplan OUT [ARGS...]: the plan --workloads made (the image's /plan)
+genplan() {
+	local out=$1
+	shift
+	QEMU=$tmp/qemu "$top/scripts/ab.sh" --out "$tmp/$out" \
+		--kernel "$tmp/kB" --base-kernel "$tmp/kA" --mode icount \
+		--rounds 1 --jobs 1 --no-cache "$@" >"$tmp/$out.log" 2>&1 &&
+		(cd "$tmp/$out" && cpio -i --quiet plan <initramfs.cpio) &&
+		grep -v '^#' "$tmp/$out/plan"
+}
+# The boot state that moves exec's cost goes first, as in every plan of
+# guest/plans that times exec (t41): a generated plan ran without it.
+genplan r4 --workloads '^sys/exec/vfork/bin/init/depth:0/' >"$tmp/r4.plan"
+printf '%s\n' 'include steady' 'BENCH_ARGS=$STEADY_ARGS' \
+	"bench _sys_exec_vfork_bin_init_depth_0_ '^sys/exec/vfork/bin/init/depth:0/'" |
+	cmp -s - "$tmp/r4.plan"
+ok $? "--workloads FILTER: the plan includes steady, then its bench step with STEADY_ARGS"
+diag "$tmp/r4.plan"
+genplan r5 --one-kernel --workloads checks-quick >"$tmp/r5.plan"
+printf '%s\n' 'STEADY_INBOOT=1' 'include steady' 'BENCH_ARGS=$STEADY_ARGS' \
+	'include checks-quick' | cmp -s - "$tmp/r5.plan"
+ok $? "--one-kernel --workloads PLAN: in-boot, as checks.plan (STEADY_INBOOT=1 first)"
+diag "$tmp/r5.plan"
 
 printf 'include cycle-a\n' >"$tmp/cyc.plan"
 mkdir -p "$tmp/plans"
