@@ -9,12 +9,18 @@
  * test sweeps the scenarios and then exercises each operation once.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/tap.h"
+#include "workloads/exec.h"
 #include "workloads/fixture.h"
 
 static const int depths[] = { 0, 1, 2, 4, 8, 16, 32 };
@@ -155,9 +161,40 @@ static void check_cache(void)
 	nsb_worker_put_all();
 }
 
+/*
+ * An exec's child starts with an empty environment, whatever ours holds:
+ * execve copies the environment, so ours would make the cost follow it.
+ */
+static void check_child_env(void)
+{
+	char dir[] = "/tmp/nsb-envXXXXXX", path[PATH_MAX];
+	FILE *f;
+	int m;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/probe", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("#!/bin/sh\n[ -z \"${NSB_ENV_PROBE+x}\" ] || exit 3\n", f);
+		fclose(f);
+	}
+	ok(f && !chmod(path, 0755), "probe script written");
+	setenv("NSB_ENV_PROBE", "set in the parent", 1);
+	for (m = 0; m < NSB_EXEC_COUNT; m++)
+		is_int(nsb_exec_wait(AT_FDCWD, path, m), 0,
+		       "exec method %d: the child's environment is empty", m);
+	unsetenv("NSB_ENV_PROBE");
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	plan_no_plan();
+	check_child_env();
 	if (geteuid() != 0) {
 		skip(1, "fixtures need root (CI runs as root)");
 		return done_testing();

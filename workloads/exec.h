@@ -16,7 +16,7 @@ enum nsb_exec_method {
 
 /*
  * Runs name (relative to dirfd, or absolute; spawn: to the cwd) with no
- * arguments and waits: its exit status, 127 if the exec failed, -ECHILD
+ * arguments and an empty environment, and waits: its exit status, 127 if the exec failed, -ECHILD
  * if it did not exit, or -errno.
  */
 int nsb_exec_wait(int dirfd, const char *name, enum nsb_exec_method how);
