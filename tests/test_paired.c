@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bench/sys/paired.h"
+#include "src/lib/stats/stats.h"
 #include "tests/tap.h"
 
 #define BLOCK	8
@@ -55,13 +56,6 @@ static double diff(const struct nsb_pchunk *c, size_t n, enum nsb_ilv_state a,
 	return nsb_paired_diff(c, n, PER_QUAD, a, b, b2, width, &d) ? d : -1e9;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A state's median, which its share of high chunks moves. */
 static double median(const struct nsb_pchunk *c, enum nsb_ilv_state st)
 {
@@ -71,7 +65,7 @@ static double median(const struct nsb_pchunk *c, enum nsb_ilv_state st)
 	for (i = 0; i < N; i++)
 		if (c[i].state == st)
 			v[n++] = c[i].per_op;
-	qsort(v, n, sizeof(*v), cmp);
+	qsort(v, n, sizeof(*v), nsb_cmp_double);
 	return v[n / 2];
 }
 

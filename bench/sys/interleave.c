@@ -53,10 +53,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "bench/sys/interleave.h"
 #include "bench/sys/paired.h"
 #include "guest/plugin/marker.h"
+#include "src/lib/stats/stats.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
  * cost of the round trip to the worker and of a switch write. */
@@ -258,18 +260,11 @@ struct nsb_ilv_run {
 	bool failed;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sorts v; its median. */
 static double median_of(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	qsort(v, n, sizeof(*v), nsb_cmp_double);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 /*

@@ -33,15 +33,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "bench/sys/paired.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "src/lib/stats/stats.h"
 
 /* a - b over the pairs of clean chunks of one quad, a's state against b
  * or b2's, into d (room for n * per_quad); how many. */
@@ -66,7 +61,7 @@ static size_t quad_diffs(const struct nsb_pchunk *c, size_t n,
  * of equally dense windows the one nearest the median. */
 static double densest_mean(const double *v, size_t n, double width)
 {
-	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double med = gsl_stats_median_from_sorted_data(v, 1, n);
 	size_t i, j = 0, bi = 0, bj = 0, k;
 	double sum = 0;
 
@@ -107,7 +102,7 @@ bool nsb_paired_diff(const struct nsb_pchunk *c, size_t n, size_t per_quad,
 		return false;
 	k = quad_diffs(c, n, per_quad, a, b, b2, d);
 	if (k) {
-		qsort(d, k, sizeof(*d), cmp_double);
+		qsort(d, k, sizeof(*d), nsb_cmp_double);
 		*out = densest_mean(d, k, width);
 	}
 	free(d);
