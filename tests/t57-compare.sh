@@ -58,6 +58,31 @@ run 1 "several files per side pool by name" \
 jq -e '.rows[0].base.n == 16 and .rows[0].patched.n == 8' "$tmp/out" \
 	>/dev/null
 ok $? "pooled: 16 base samples against 8"
+
+# Two plan steps timing one benchmark (checks.plan's exec and exec-walk,
+# under different switches, 9,000 insn apart) are two series, each of
+# its own step's files; files of one step still pool.
+step() {	# step LABEL LSM SCALE OUT: base.json as one step's file
+	jq --arg l "$1" --arg m "$2" --argjson k "$3" '
+		.context.nsbench_label = $l |
+		if $m == "" then . else .context.nsbench_lsm = $m end |
+		.benchmarks |= map(if .real_time then
+			.real_time *= $k | .cpu_time *= $k else . end)' \
+		"$FIX/base.json" >"$4"
+}
+step exec none 1 "$tmp/s1.json"
+step exec-walk none 2 "$tmp/s2.json"
+step exec none 1 "$tmp/s3.json"
+step exec selinux 3 "$tmp/s4.json"
+run 0 "two steps' files: a series per step" compare --format=json \
+	"$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json" "$tmp/s4.json" -- \
+	"$tmp/s1.json" "$tmp/s2.json" "$tmp/s3.json" "$tmp/s4.json"
+jq -e '[.rows[] | select(.name | startswith("fix/exec/slow")) |
+	[.name, .base.n, (.base.median / 100 | floor)]] | sort ==
+	[["fix/exec/slow [exec, selinux]", 8, 3],
+	 ["fix/exec/slow [exec-walk]", 8, 2], ["fix/exec/slow [exec]", 16, 1]]' \
+	"$tmp/out" >/dev/null
+ok $? "exec's two files pool (16 at 1x); exec-walk (2x), SELinux (3x) apart"
 run 0 "--filter keeps matching rows" compare --format=json \
 	--filter='open/' "$FIX/base.json" -- "$FIX/patched.json"
 jq -e '[.rows[].name] == ["fix/open/same"]' "$tmp/out" >/dev/null

@@ -45,7 +45,8 @@ struct nsb_series *nsb_side_find(const struct nsb_side *side,
 {
 	json_t *at = json_object_get(side->index, name);
 
-	return at ? &side->s[json_integer_value(at)] : NULL;
+	/* null: a name held by several steps, found by its qualified names */
+	return json_is_integer(at) ? &side->s[json_integer_value(at)] : NULL;
 }
 
 int nsb_side_reindex(struct nsb_side *side)
@@ -75,18 +76,25 @@ const char *nsb_side_ctx(const struct nsb_side *side, const char *key)
 	return NULL;
 }
 
-/* The series of name, made if new; a hash, not a walk: 100k names. */
-static struct nsb_series *series_get(struct nsb_side *side, const char *name,
-				     const char *file)
+static bool same_step(const char *a, const char *b)
 {
-	struct nsb_series *s = nsb_side_find(side, name);
+	return !strcmp(a ? a : "", b ? b : "");
+}
 
-	if (s)
-		return s;
-	if (!side->index)
-		side->index = json_object();
-	if (!side->index)
-		return NULL;
+/* "name [step]": one step's series of a name that several steps hold. */
+static char *qualified(const char *name, const char *step)
+{
+	struct nsb_sb q = NSB_SB_INIT;
+
+	nsb_sb_addf(&q, "%s [%s]", name, step && *step ? step : "unlabelled");
+	return q.oom ? NULL : q.buf;
+}
+
+static struct nsb_series *series_new(struct nsb_side *side, char *name,
+				     const char *step, const char *file)
+{
+	struct nsb_series *s;
+
 	if (side->n == side->cap) {
 		size_t cap = side->cap ? 2 * side->cap : 16;
 		struct nsb_series *ns = realloc(side->s, cap * sizeof(*ns));
@@ -98,14 +106,85 @@ static struct nsb_series *series_get(struct nsb_side *side, const char *name,
 	}
 	s = &side->s[side->n];
 	memset(s, 0, sizeof(*s));
-	s->name = strdup(name);
+	s->name = name;
+	s->step = step ? strdup(step) : NULL;
 	s->file = file;
-	if (!s->name || json_object_set_new(side->index, name,
-					    json_integer((json_int_t)side->n))) {
-		free(s->name);
+	if ((step && !s->step) ||
+	    json_object_set_new(side->index, name,
+				json_integer((json_int_t)side->n))) {
+		free(s->step);
 		return NULL;
 	}
 	side->n++;
+	return s;
+}
+
+/*
+ * The other steps' series of a name are apart: the first holder moves to
+ * "name [its step]", and the bare name is marked (null) as held by
+ * several, so every later file finds its own step's series.
+ */
+static int split_steps(struct nsb_side *side, struct nsb_series *s)
+{
+	char *q = qualified(s->name, s->step);
+
+	if (!q || json_object_set_new(side->index, s->name, json_null()) ||
+	    json_object_set_new(side->index, q,
+				json_integer((json_int_t)(s - side->s)))) {
+		free(q);
+		return -ENOMEM;
+	}
+	free(s->name);
+	s->name = q;
+	return 0;
+}
+
+/*
+ * The series of name as measured by step (the file's plan step: label,
+ * and LSM where one ran), made if new; a hash, not a walk: 100k names.
+ * Files of one step pool by name (rounds, repetitions).  Two steps of one
+ * plan can time one benchmark under different switches (checks.plan's
+ * exec and exec-walk): pooled, their levels 9,000 insn apart made one
+ * series whose CI held both; each step keeps a series of its own.
+ */
+static struct nsb_series *series_get(struct nsb_side *side, const char *name,
+				     const char *step, const char *file)
+{
+	json_t *at;
+	struct nsb_series *s;
+	char *q;
+
+	if (!side->index)
+		side->index = json_object();
+	if (!side->index)
+		return NULL;
+	at = json_object_get(side->index, name);
+	if (json_is_integer(at)) {
+		s = &side->s[json_integer_value(at)];
+		if (same_step(s->step, step))
+			return s;
+		if (split_steps(side, s))
+			return NULL;
+		at = json_null();
+	}
+	if (!at) {
+		q = strdup(name);
+		s = q ? series_new(side, q, step, file) : NULL;
+		if (!s)
+			free(q);
+		return s;
+	}
+	q = qualified(name, step);
+	if (!q)
+		return NULL;
+	s = nsb_side_find(side, q);
+	if (s) {
+		free(q);
+		return s;
+	}
+	s = series_new(side, q, step, file);
+	if (!s)
+		free(q);
 	return s;
 }
 
@@ -328,7 +407,8 @@ static int check_other_time(const char *path, json_t *b, size_t i,
 
 /* Returns 1 for a sample or an error entry, 0 for an aggregate. */
 static int load_gbench_entry(struct nsb_side *side, const char *path,
-			     json_t *b, size_t i, const char *round)
+			     json_t *b, size_t i, const char *round,
+			     const char *step)
 {
 	const char *name = NULL, *run_type = NULL, *msg, *metric;
 	struct nsb_sb where = NSB_SB_INIT;	/* summary --metric: any name */
@@ -341,7 +421,7 @@ static int load_gbench_entry(struct nsb_side *side, const char *path,
 		return -1;
 	if (run_type && !strcmp(run_type, "aggregate"))
 		return 0;	/* recomputed from the samples, never trusted */
-	s = series_get(side, name, path);
+	s = series_get(side, name, step, path);
 	if (!s)
 		return -ENOMEM;
 	if (json_is_true(json_object_get(b, "error_occurred"))) {
@@ -402,10 +482,25 @@ static int check_context(const char *path, json_t *ctx)
 	return 0;
 }
 
+/* The plan step a file is of: its label, and the LSM where one ran. */
+static struct nsb_sb step_of(json_t *ctx)
+{
+	const char *label = nsb_json_str(ctx, "nsbench_label");
+	const char *lsm = nsb_json_str(ctx, "nsbench_lsm");
+	struct nsb_sb sb = NSB_SB_INIT;
+
+	if (lsm && strcmp(lsm, "none"))
+		nsb_sb_addf(&sb, "%s, %s", label ? label : "", lsm);
+	else if (label)
+		nsb_sb_addf(&sb, "%s", label);
+	return sb;
+}
+
 static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 {
 	json_t *ctx = json_object_get(root, "context");
 	json_t *arr = json_object_get(root, "benchmarks");
+	struct nsb_sb step;
 	const char *complete;
 	char *round = NULL;
 	size_t i, used = 0;
@@ -424,13 +519,19 @@ static int load_gbench(struct nsb_side *side, const char *path, json_t *root)
 	if (complete && !strcmp(complete, "false"))
 		fprintf(stderr, "nsbench: warning: %s: incomplete run (%s)\n",
 			path, nsb_json_str(ctx, "nsbench_end_reason") ?: "?");
+	step = step_of(ctx);
+	if (step.oom) {
+		nsb_sb_release(&step);
+		return -ENOMEM;
+	}
 	round = nsb_round_key(ctx);
 	for (i = 0; i < json_array_size(arr) && ret >= 0; i++) {
 		ret = load_gbench_entry(side, path, json_array_get(arr, i), i,
-					round);
+					round, step.buf);
 		used += ret > 0;
 	}
 	free(round);
+	nsb_sb_release(&step);
 	if (ret >= 0 && !used && !side->optional)
 		return nsb_bad(path, "no samples: all %zu entries are aggregates "
 			   "(run_type \"aggregate\"); nsbench needs the "
@@ -568,7 +669,7 @@ static int load_hyperfine(struct nsb_side *side, const char *path,
 
 		if (nsb_hyperfine_check(path, r, i))
 			return -1;
-		s = series_get(side, nsb_json_str(r, "command"), path);
+		s = series_get(side, nsb_json_str(r, "command"), NULL, path);
 		if (!s)
 			return -ENOMEM;
 		/* as import-hyperfine: no failed run's time is a sample */
@@ -640,6 +741,7 @@ void nsb_series_free(struct nsb_series *s)
 	nsb_free_each(s->round, s->n, sizeof(*s->round), 0);
 	free(s->v);
 	free(s->name);
+	free(s->step);
 	free(s->why);
 	memset(s, 0, sizeof(*s));
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * samples.h — samples from results files, pooled by benchmark name.
+ * samples.h — samples from results files, pooled by benchmark name and
+ * plan step: a name that files of two steps hold (a label and LSM each)
+ * is one series per step, "NAME [STEP]".
  *
  * Reads nsbench / Google Benchmark JSON (results/README.md: one sample per
  * run_type "iteration" entry, aggregates ignored, skips and errors counted
@@ -26,6 +28,7 @@ struct nsb_series {
 	size_t skipped, errors;	/* entries that are not samples */
 	char *why;		/* first skip or error message */
 	const char *file;	/* first file it came from */
+	char *step;		/* its files' plan step (label, LSM), or NULL */
 };
 
 struct nsb_side {
