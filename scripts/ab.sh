@@ -306,6 +306,25 @@ merge_shards() {
 
 # --- plan ------------------------------------------------------------------
 
+# slug FILTER: a step label made of the filter (a file name, a word).
+slug() {
+	echo "$1" | tr -c 'A-Za-z0-9_.\n-' _
+}
+
+# central_step FILTER: the filter's ops in chunks of a count fixed on
+# both kernels, each run's cost the mean of its central chunks
+# (compare --metric=nsb_on; make validate's second table, where exec
+# reads 4,153.0 for 4,153 and the plain means +-5).  On a kernel without
+# the switch every chunk runs the same op; on the toggles kernel nsb_on
+# is the check on, as the kernel ships it.  Two execs a chunk, 16 of
+# anything else, as calibration-validate.plan.
+central_step() {
+	local k=16
+
+	case "$1" in *exec*) k=2 ;; esac
+	echo "cost mnt_may_suid central-$(slug "$1") --interleave-chunk=$k '$(echo "$1" | tr -d "'")'"
+}
+
 # make_plan: the plan the guests run (--workloads makes one), and the
 # LSMs its checks need.
 make_plan() {
@@ -321,9 +340,15 @@ make_plan() {
 			echo "include steady"
 			# shellcheck disable=SC2016 # the guest's variable
 			echo 'BENCH_ARGS=$STEADY_ARGS'
+			# two kernels: each filter also as make run and make
+			# validate's central table measure an op (central_step)
+			# shellcheck disable=SC2016 # the guest's variables
+			[ "$checks" = 1 ] ||
+				echo 'COST_ARGS="--benchmark_min_time=0.03 $STEADY_ARGS"'
 			for w in $workloads; do
 				case "$w" in
-				*/*) echo "bench $(echo "$w" | tr -c 'A-Za-z0-9_.\n-' _) '$(echo "$w" | tr -d "'")'" ;;
+				*/*) echo "bench $(slug "$w") '$(echo "$w" | tr -d "'")'"
+				     [ "$checks" = 1 ] || central_step "$w" ;;
 				*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
 					die "--workloads: no plan guest/plans/${w%.plan}.plan"
 				   echo "include ${w%.plan}" ;;
@@ -832,21 +857,53 @@ report_checks() {
 	progress "report" "$out/report.txt"
 }
 
+# side_files KIND SIDE: the side's results of KIND, one a line: central
+# (a central-* step's, read as nsb_on) or plain (every other).
+side_files() {
+	local f
+
+	for f in "$out/$2"/*.json; do
+		[ -f "$f" ] || continue
+		case "${f##*/}" in
+		*-central-*) [ "$1" = central ] && echo "$f" ;;
+		*) [ "$1" = plain ] && echo "$f" ;;
+		esac
+	done
+	return 0
+}
+
 # report_ab: side A against side B (nsbench compare; with profiles, the
 # report with where the instructions go, and the per-symbol table).
 report_ab() {
-	local rc
+	local rc a b pa pb
 	ls "$out"/A/*.json >/dev/null 2>&1 || return 0
 	progress "compare" "$nsb compare A -- B"
+	mapfile -t pa < <(side_files plain A)
+	mapfile -t pb < <(side_files plain B)
 	rc=0
-	"$nsb" compare "$out"/A/*.json -- "$out"/B/*.json >"$out/compare.txt" || rc=$?
+	"$nsb" compare "${pa[@]}" -- "${pb[@]}" >"$out/compare.txt" || rc=$?
 	[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
 	cat "$out/compare.txt"
+	mapfile -t a < <(side_files central A)
+	mapfile -t b < <(side_files central B)
+	if [ "${#a[@]}" -gt 0 ]; then
+		rc=0
+		{
+			echo
+			echo "Each run's mean of its central chunks (central-* steps,"
+			echo "compare --metric=nsb_on), as make run and make validate's"
+			echo "second table measure an operation:"
+			echo
+			"$nsb" compare --metric=nsb_on "${a[@]}" -- "${b[@]}" || rc=$?
+		} >"$out/compare-central.txt"
+		[ "$rc" -le 1 ] || die "nsbench compare --metric=nsb_on failed (exit $rc)"
+		cat "$out/compare-central.txt"
+	fi
 	if [ -d "$out/A/profile" ] && [ -d "$out/B/profile" ]; then
 		progress "profile" "$(profile_time)"
 		"$nsb" report --profile-base="$out/A/profile" \
 			--profile-patched="$out/B/profile" --out="$out/report.txt" \
-			"$out"/A/*.json -- "$out"/B/*.json ||
+			"${pa[@]}" -- "${pb[@]}" ||
 			die "nsbench report failed"
 		# exit 2: no benchmark profiled in 2 rounds on both sides
 		rc=0

@@ -15,7 +15,8 @@
 #      --series none: the exec row moves by the calibration's prediction
 #      (kernel-patches/VERSION/calibration/predictions), within 0.5 %
 #      (make validate's bound for plain means, at least 1 insn), and
-#      open by its own.
+#      open by its own; the central-* steps' exec (each run's mean of
+#      its central chunks) within 0.2 %, make validate's central bound.
 # Also: a tree whose version has no series is refused at once, naming
 # the versions that have one.
 
@@ -26,7 +27,7 @@ set -u
 rounds=${ROUNDS:-2}
 
 need_kernel_tree
-tap_plan 7
+tap_plan 9
 
 # The tree: the tarball's files, committed twice.
 tree=$tmp/linux
@@ -58,26 +59,39 @@ fams=$(jq -r '[.rows[].seed] | unique | join(" ")' "$tmp/checks.json" 2>/dev/nul
 ok $? "the headline's no-LSM families from the tree: ${fams:-none}"
 
 ab "$tmp/ab" --base-ref base --ref inject --series none \
-	--workloads '^sys/(exec/vfork/bin/init/depth:0|open/file/init/depth:0)/'
+	--workloads '^sys/exec/vfork/bin/init/depth:0/ ^sys/open/file/init/depth:0/'
 rc=$?
 ok $rc "two-kernel A/B of the tree's commits, $rounds rounds"
 [ $rc = 0 ] || tail -n 20 "$tmp/ab.log" | sed 's/^/# /'
-"$nsb" compare --format=json "$tmp"/ab/A/*.json -- "$tmp"/ab/B/*.json \
-	>"$tmp/ab.json" 2>/dev/null
-within() {	# within NAME: the row's shift within 0.5 % (>= 1 insn) of its prediction
+# The bench steps' files (plain means), then the central-* steps' (each
+# run's mean of its central chunks, as make validate's second table).
+plain() { ls "$tmp/ab/$1"/*.json | grep -v -- '-central-'; }
+central() { ls "$tmp/ab/$1"/*-central-*.json; }
+# shellcheck disable=SC2046 # file names of ab.sh's making
+"$nsb" compare --format=json $(plain A) -- $(plain B) >"$tmp/ab.json" 2>/dev/null
+# shellcheck disable=SC2046
+"$nsb" compare --format=json --metric=nsb_on $(central A) -- $(central B) \
+	>"$tmp/central.json" 2>/dev/null
+# within NAME JSON PERCENT: the row's shift within PERCENT (>= 1 insn)
+# of its prediction.
+within() {
 	local want got
 	want=$(awk -v n="$1" '$1 == n { print $2 }' "$cal/predictions")
-	got=$(jq -r --arg n "$1" '.rows[] | select(.name == $n) | .shift.est' "$tmp/ab.json")
+	got=$(jq -r --arg n "$1" '.rows[] | select(.name == $n) | .shift.est' "$2")
 	echo "# $1: predicted $want, measured ${got:-nothing}" \
 		"$(jq -r --arg n "$1" '.rows[] | select(.name == $n) |
-			"[\(.shift.lo), \(.shift.hi)]"' "$tmp/ab.json")"
+			"[\(.shift.lo), \(.shift.hi)]"' "$2")"
 	[ -n "$want" ] && [ -n "$got" ] &&
-		awk -v w="$want" -v g="$got" 'BEGIN { d = g - w; if (d < 0) d = -d; t = 0.005 * w; if (t < 1) t = 1; exit !(d <= t) }'
+		awk -v w="$want" -v g="$got" -v p="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; t = p / 100 * w; if (t < 1) t = 1; exit !(d <= t) }'
 }
-within sys/exec/vfork/bin/init/depth:0/manual_time
+within sys/exec/vfork/bin/init/depth:0/manual_time "$tmp/ab.json" 0.5
 ok $? "exec: the injected commit's cost, within 0.5 %"
-within sys/open/file/init/depth:0/manual_time
+within sys/open/file/init/depth:0/manual_time "$tmp/ab.json" 0.5
 ok $? "open: its own prediction, within 0.5 % (1 insn)"
+within sys/exec/vfork/bin/init/depth:0/manual_time "$tmp/central.json" 0.2
+ok $? "exec, central chunks: within 0.2 %, make validate's central bound"
+grep -q 'central chunks' "$tmp/ab.log"
+ok $? "ab.sh prints the central table after the plain one"
 
 # A tree of a version without a series: refused before any build.
 sed -i 's/^PATCHLEVEL = .*/PATCHLEVEL = 99/' "$tree/Makefile"
