@@ -90,17 +90,20 @@ static char *qualified(const char *name, const char *step)
 	return q.oom ? NULL : q.buf;
 }
 
+/* A new series named name (taken over: freed if none is made). */
 static struct nsb_series *series_new(struct nsb_side *side, char *name,
 				     const char *step, const char *file)
 {
 	struct nsb_series *s;
 
+	if (!name)
+		return NULL;
 	if (side->n == side->cap) {
 		size_t cap = side->cap ? 2 * side->cap : 16;
 		struct nsb_series *ns = realloc(side->s, cap * sizeof(*ns));
 
 		if (!ns)
-			return NULL;
+			goto fail;
 		side->s = ns;
 		side->cap = cap;
 	}
@@ -113,10 +116,13 @@ static struct nsb_series *series_new(struct nsb_side *side, char *name,
 	    json_object_set_new(side->index, name,
 				json_integer((json_int_t)side->n))) {
 		free(s->step);
-		return NULL;
+		goto fail;
 	}
 	side->n++;
 	return s;
+fail:
+	free(name);
+	return NULL;
 }
 
 /*
@@ -167,24 +173,13 @@ static struct nsb_series *series_get(struct nsb_side *side, const char *name,
 			return NULL;
 		at = json_null();
 	}
-	if (!at) {
-		q = strdup(name);
-		s = q ? series_new(side, q, step, file) : NULL;
-		if (!s)
-			free(q);
-		return s;
-	}
+	if (!at)
+		return series_new(side, strdup(name), step, file);
 	q = qualified(name, step);
-	if (!q)
-		return NULL;
-	s = nsb_side_find(side, q);
-	if (s) {
-		free(q);
-		return s;
-	}
-	s = series_new(side, q, step, file);
+	s = q ? nsb_side_find(side, q) : NULL;
 	if (!s)
-		free(q);
+		return series_new(side, q, step, file);
+	free(q);
 	return s;
 }
 
