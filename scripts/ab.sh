@@ -75,7 +75,7 @@ ab_options=(
 "--shard|shard|K/N|run only boots K, K+N, K+2N, ... (1 <= K <= N), no comparison; merge the shards' directories with --merge"
 "--no-cache|cache=0||boot everything, use no cached boot result"
 "--plan|plan|FILE|guest plan (default guest/plans/ab.plan; with --checks checks.plan)"
-"--workloads|workloads|\"W...\"|makes the plan: a W with a '/' is an nsbench-bench filter (one run each), else a plan of guest/plans/"
+"--workloads|workloads|\"W...\"|makes the plan: a W with a '/' is an nsbench-bench filter (one run each; two kernels: also a central-* step, read in a second table), else a plan of guest/plans/"
 "--ksrc|ksrc|DIR|a kernel git tree to build (at --base-ref and --ref, default HEAD) instead of Debian's linux-source tarball"
 "--base-ref|base_ref|REF|with --ksrc: side A's commit"
 "--ref|ref|REF|with --ksrc: side B's commit"
