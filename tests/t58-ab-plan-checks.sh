@@ -18,7 +18,7 @@ need_guest
 need checkpolicy checkpolicy
 need mkfs.ext4 e2fsprogs
 need jq jq
-tap_plan 9
+tap_plan 10
 
 # The stand-in QEMU: a guest that starts and ends, on both serial ports
 # (run-qemu.sh's -serial file:PATH arguments).
@@ -69,6 +69,8 @@ tail -n 5 "$tmp/r2.log" | diag
 cpio -t <"$tmp/r2/initramfs.cpio" >"$tmp/r2.list" 2>/dev/null &&
 	grep -q '^plan$' "$tmp/r2.list" && ! grep -q '^lsm' "$tmp/r2.list"
 ok $? "... its image has no LSM files"
+grep -q 'bin/nsbench-bench$' "$tmp/r2.list" && ! grep -q 'libgsl' "$tmp/r2.list"
+ok $? "... nor GSL: nsbench-bench sorts with order.c (GSL is 2.5 MB of image)"
 
 if command -v perf >/dev/null; then
 	QEMU=$tmp/qemu "$top/scripts/ab.sh" --workloads calibration-profile \

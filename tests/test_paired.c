@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "bench/sys/paired.h"
-#include "src/lib/stats/stats.h"
+#include "src/lib/stats/order.h"
 #include "tests/tap.h"
 
 #define BLOCK	8

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "tests/tap.h"
 #include "src/lib/stats/stats.h"
@@ -237,6 +238,20 @@ static void test_printed_levels(void)
 	   "is 100 (1 - NSB_ALPHA)", NSB_CI_S);
 }
 
+/* order.c, which the guest links without GSL, agrees with GSL. */
+static void test_order(void)
+{
+	double v[] = { 7, -1.5, 3, 3, 10, 0.25 };
+	size_t n;
+
+	qsort(v, NSB_ARRAY_SIZE(v), sizeof(*v), nsb_cmp_double);
+	ok(v[0] == -1.5 && v[1] == 0.25 && v[5] == 10, "nsb_cmp_double sorts up");
+	for (n = 1; n <= NSB_ARRAY_SIZE(v); n++)
+		is_near(nsb_sorted_median(v, n),
+			gsl_stats_median_from_sorted_data(v, 1, n), 0,
+			"median of %zu sorted values, as GSL's", n);
+}
+
 int main(void)
 {
 	size_t i;
@@ -252,5 +267,6 @@ int main(void)
 	test_selection();
 	test_large();
 	test_printed_levels();
+	test_order();
 	return done_testing();
 }

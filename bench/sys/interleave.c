@@ -53,12 +53,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "bench/sys/interleave.h"
 #include "bench/sys/paired.h"
 #include "guest/plugin/marker.h"
-#include "src/lib/stats/stats.h"
+#include "src/lib/stats/order.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
  * cost of the round trip to the worker and of a switch write. */
@@ -264,7 +263,7 @@ struct nsb_ilv_run {
 static double median_of(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), nsb_cmp_double);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
+	return nsb_sorted_median(v, n);
 }
 
 /*

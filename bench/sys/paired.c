@@ -33,10 +33,9 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "bench/sys/paired.h"
-#include "src/lib/stats/stats.h"
+#include "src/lib/stats/order.h"
 
 /* a - b over the pairs of clean chunks of one quad, a's state against b
  * or b2's, into d (room for n * per_quad); how many. */
@@ -61,7 +60,7 @@ static size_t quad_diffs(const struct nsb_pchunk *c, size_t n,
  * of equally dense windows the one nearest the median. */
 static double densest_mean(const double *v, size_t n, double width)
 {
-	double med = gsl_stats_median_from_sorted_data(v, 1, n);
+	double med = nsb_sorted_median(v, n);
 	size_t i, j = 0, bi = 0, bj = 0, k;
 	double sum = 0;
 

@@ -23,13 +23,6 @@
 /* Largest sizes for which the exact null distributions are used. */
 #define EXACT_MAX_N	50
 
-int nsb_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double *nsb_sorted_copy(const double *x, size_t n)
 {
 	double *s = malloc((n ? n : 1) * sizeof(*s));

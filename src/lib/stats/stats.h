@@ -18,6 +18,8 @@
 #ifndef NSB_STATS_H
 #define NSB_STATS_H
 
+#include "src/lib/stats/order.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -106,8 +108,7 @@ size_t nsb_n_needed(double sx, double sy, bool paired, double delta);
 /* Holm-adjusted p-values, adj[i] for p[i]. */
 int nsb_holm(const double *p, size_t n, double *adj);
 
-/* Helpers shared with the loader and plots. */
-int nsb_cmp_double(const void *a, const void *b);
+/* Helpers shared with the loader and plots (nsb_cmp_double: order.h). */
 double *nsb_sorted_copy(const double *x, size_t n);
 
 #endif /* NSB_STATS_H */
