@@ -325,6 +325,17 @@ central_step() {
 	echo "cost mnt_may_suid central-$(slug "$1") --interleave-chunk=$k '$(echo "$1" | tr -d "'")'"
 }
 
+# central_steps: COST_ARGS and a central_step per filter of --workloads.
+central_steps() {
+	local w
+
+	# shellcheck disable=SC2016 # the guest's variables
+	echo 'COST_ARGS="--benchmark_min_time=0.03 $STEADY_ARGS"'
+	for w in $workloads; do
+		case "$w" in */*) central_step "$w" ;; esac
+	done
+}
+
 # make_plan: the plan the guests run (--workloads makes one), and the
 # LSMs its checks need.
 make_plan() {
@@ -340,20 +351,18 @@ make_plan() {
 			echo "include steady"
 			# shellcheck disable=SC2016 # the guest's variable
 			echo 'BENCH_ARGS=$STEADY_ARGS'
-			# two kernels: each filter also as make run and make
-			# validate's central table measure an op (central_step)
-			# shellcheck disable=SC2016 # the guest's variables
-			[ "$checks" = 1 ] ||
-				echo 'COST_ARGS="--benchmark_min_time=0.03 $STEADY_ARGS"'
 			for w in $workloads; do
 				case "$w" in
-				*/*) echo "bench $(slug "$w") '$(echo "$w" | tr -d "'")'"
-				     [ "$checks" = 1 ] || central_step "$w" ;;
+				*/*) echo "bench $(slug "$w") '$(echo "$w" | tr -d "'")'" ;;
 				*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
 					die "--workloads: no plan guest/plans/${w%.plan}.plan"
 				   echo "include ${w%.plan}" ;;
 				esac
 			done
+			# two kernels: then each filter as make run and make
+			# validate's central table measure an op (central_step),
+			# after every bench step, which run as they ran alone
+			[ "$checks" = 1 ] || central_steps
 		} >"$genplan"
 		plan=$genplan
 	fi

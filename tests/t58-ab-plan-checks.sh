@@ -99,18 +99,18 @@ genplan() {
 # The boot state that moves exec's cost goes first, as in every plan of
 # guest/plans that times exec (t41): a generated plan ran without it.
 # Two kernels: each filter also in chunks of a fixed count (2 execs, 16
-# of anything else), read as make validate's central table; a quote in
-# a filter cannot end the plan's quoting.
+# of anything else), read as make validate's central table, after the
+# bench steps; a quote in a filter cannot end the plan's quoting.
 genplan r4 --workloads "^sys/exec/vfork/bin/init/depth:0/ ^sys/open/file/init/depth:0/'x" \
 	>"$tmp/r4.plan"
 printf '%s\n' 'include steady' 'BENCH_ARGS=$STEADY_ARGS' \
-	'COST_ARGS="--benchmark_min_time=0.03 $STEADY_ARGS"' \
 	"bench _sys_exec_vfork_bin_init_depth_0_ '^sys/exec/vfork/bin/init/depth:0/'" \
-	"cost mnt_may_suid central-_sys_exec_vfork_bin_init_depth_0_ --interleave-chunk=2 '^sys/exec/vfork/bin/init/depth:0/'" \
 	"bench _sys_open_file_init_depth_0__x '^sys/open/file/init/depth:0/x'" \
+	'COST_ARGS="--benchmark_min_time=0.03 $STEADY_ARGS"' \
+	"cost mnt_may_suid central-_sys_exec_vfork_bin_init_depth_0_ --interleave-chunk=2 '^sys/exec/vfork/bin/init/depth:0/'" \
 	"cost mnt_may_suid central-_sys_open_file_init_depth_0__x --interleave-chunk=16 '^sys/open/file/init/depth:0/x'" |
 	cmp -s - "$tmp/r4.plan"
-ok $? "--workloads FILTER...: steady, STEADY_ARGS, a bench and a central cost step per filter"
+ok $? "--workloads FILTER...: steady, STEADY_ARGS, the bench steps, then a central cost step per filter"
 diag "$tmp/r4.plan"
 genplan r5 --one-kernel --workloads checks-quick >"$tmp/r5.plan"
 printf '%s\n' 'STEADY_INBOOT=1' 'include steady' 'BENCH_ARGS=$STEADY_ARGS' \
