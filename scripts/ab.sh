@@ -889,10 +889,13 @@ report_ab() {
 	progress "compare" "$nsb compare A -- B"
 	mapfile -t pa < <(side_files plain A)
 	mapfile -t pb < <(side_files plain B)
-	rc=0
-	"$nsb" compare "${pa[@]}" -- "${pb[@]}" >"$out/compare.txt" || rc=$?
-	[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
-	cat "$out/compare.txt"
+	if [ "${#pa[@]}" -gt 0 ]; then
+		rc=0
+		"$nsb" compare "${pa[@]}" -- "${pb[@]}" >"$out/compare.txt" ||
+			rc=$?
+		[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
+		cat "$out/compare.txt"
+	fi
 	mapfile -t a < <(side_files central A)
 	mapfile -t b < <(side_files central B)
 	if [ "${#a[@]}" -gt 0 ]; then
