@@ -866,29 +866,14 @@ report_checks() {
 	progress "report" "$out/report.txt"
 }
 
-# side_files KIND SIDE: the side's results of KIND, one a line: central
-# (a central-* step's, read as nsb_on) or plain (every other).
-side_files() {
-	local f
-
-	for f in "$out/$2"/*.json; do
-		[ -f "$f" ] || continue
-		case "${f##*/}" in
-		*-central-*) [ "$1" = central ] && echo "$f" ;;
-		*) [ "$1" = plain ] && echo "$f" ;;
-		esac
-	done
-	return 0
-}
-
 # report_ab: side A against side B (nsbench compare; with profiles, the
 # report with where the instructions go, and the per-symbol table).
 report_ab() {
 	local rc a b pa pb
 	ls "$out"/A/*.json >/dev/null 2>&1 || return 0
 	progress "compare" "$nsb compare A -- B"
-	mapfile -t pa < <(side_files plain A)
-	mapfile -t pb < <(side_files plain B)
+	mapfile -t pa < <(side_results plain "$out" A)
+	mapfile -t pb < <(side_results plain "$out" B)
 	if [ "${#pa[@]}" -gt 0 ]; then
 		rc=0
 		"$nsb" compare "${pa[@]}" -- "${pb[@]}" >"$out/compare.txt" ||
@@ -896,8 +881,8 @@ report_ab() {
 		[ "$rc" -le 1 ] || die "nsbench compare failed (exit $rc)"
 		cat "$out/compare.txt"
 	fi
-	mapfile -t a < <(side_files central A)
-	mapfile -t b < <(side_files central B)
+	mapfile -t a < <(side_results central "$out" A)
+	mapfile -t b < <(side_results central "$out" B)
 	if [ "${#a[@]}" -gt 0 ]; then
 		rc=0
 		{

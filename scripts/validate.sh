@@ -201,25 +201,12 @@ else
 	[ -d "$out/layout" ] && layout=1
 fi
 
-# The plan's two kinds of results file: plain means (bench and forkexec
-# steps) and central means of chunks (cost steps, label central-*, read
-# as compare --metric=nsb_on).
-results() {	# results KIND DIR SIDE: the side's files of KIND, one a line
-	local f k
-
-	for f in "$2/$3"/*.json; do
-		[ -f "$f" ] || continue
-		case "${f##*/}" in *-central-*) k=central ;; *) k=plain ;; esac
-		[ "$k" != "$1" ] || echo "$f"
-	done
-}
-
 # Exit 1 is a 'slower' verdict (the calibration's point); 2 an error.
 cmp_json() {
 	local rc=0 dir=$1 a b
 
-	mapfile -t a < <(results plain "$dir" A)
-	mapfile -t b < <(results plain "$dir" B)
+	mapfile -t a < <(side_results plain "$dir" A)
+	mapfile -t b < <(side_results plain "$dir" B)
 	"$nsb" compare --format=json "${a[@]}" -- "${b[@]}" \
 		>"$dir/compare.json" 2>"$dir/compare.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
@@ -250,9 +237,9 @@ expect_table() {
 		central_predictions >"$out/ab/predictions-central"
 		expect=(--expect="$out/ab/predictions-central")
 	fi
-	mapfile -t a < <(results "$kind" "$out/ab" A)
-	mapfile -t b < <(results "$kind" "$out/ab" B)
-	mapfile -t aa < <(results "$kind" "$out/aa" B)
+	mapfile -t a < <(side_results "$kind" "$out/ab" A)
+	mapfile -t b < <(side_results "$kind" "$out/ab" B)
+	mapfile -t aa < <(side_results "$kind" "$out/aa" B)
 	for f in "${aa[@]}"; do
 		expect+=(--aa="$f")
 	done
@@ -296,11 +283,11 @@ expect_table plain
 # 0.03 % on 6.1 and 0.08 % on 6.12.  Single rounds sit elsewhere, at a
 # CI's end: -8 (the buddy allocator's free lists, __zone_watermark_ok),
 # +363 (a run in the slab allocator's slow path on every exec), on 6.12
-# -315 to -740.  Pinned every
-# 64 pids, 6.1's nosuid exec read -0.38 %, and this gate was 0.5 %.
+# -315 to -740.  Pinned every 64 pids, 6.1's nosuid exec read -0.38 %,
+# and this gate was 0.5 %.
 # Runs from before the plan had them have none: said, not failed.
 say ""
-if [ -n "$(results central "$out/ab" A)" ]; then
+if [ -n "$(side_results central "$out/ab" A)" ]; then
 	say "The same rows as make run measures an operation (each run's mean"
 	say "of its central chunks, compare --metric=nsb_on), within 0.2 %:"
 	say ""
@@ -313,8 +300,8 @@ if [ "$layout" = 1 ]; then
 	say ""
 	say "layout-only: stock vs $lay_series (code placement alone; not gated):"
 	cmp_json "$out/layout"
-	mapfile -t la < <(results plain "$out/layout" A)
-	mapfile -t lb < <(results plain "$out/layout" B)
+	mapfile -t la < <(side_results plain "$out/layout" A)
+	mapfile -t lb < <(side_results plain "$out/layout" B)
 	"$nsb" compare "${la[@]}" -- "${lb[@]}" 2>/dev/null |
 		tee -a "$report" || true
 fi

@@ -270,6 +270,19 @@ checks_funcs() {
 	' "$def" || die "kernel-patches/checks.def unreadable (see above)"
 }
 
+# side_results KIND DIR SIDE: DIR/SIDE's results files of KIND, one a
+# line: central (a `cost` step labelled central-*, read as compare
+# --metric=nsb_on) or plain (every other: bench and forkexec steps).
+side_results() {
+	local f k
+
+	for f in "$2/$3"/*.json; do
+		[ -f "$f" ] || continue
+		case "${f##*/}" in *-central-*) k=central ;; *) k=plain ;; esac
+		[ "$k" != "$1" ] || echo "$f"
+	done
+}
+
 # plan_steps PLANS-DIR PLAN: the plan's steps as the guest runs them, one
 # per line: a line continued with '\' joined to the next, comments (a
 # '#' starting a word) and blank lines dropped, and `include NAME`
