@@ -311,6 +311,12 @@ slug() {
 	echo "$1" | tr -c 'A-Za-z0-9_.\n-' _
 }
 
+# quoted FILTER: the filter as one single-quoted word of the plan (a
+# quote in it dropped: it cannot end the quoting).
+quoted() {
+	echo "'$(echo "$1" | tr -d "'")'"
+}
+
 # central_step FILTER: the filter's ops in chunks of a count fixed on
 # both kernels, each run's cost the mean of its central chunks
 # (compare --metric=nsb_on; make validate's second table, where exec
@@ -322,7 +328,7 @@ central_step() {
 	local k=16
 
 	case "$1" in *exec*) k=2 ;; esac
-	echo "cost mnt_may_suid central-$(slug "$1") --interleave-chunk=$k '$(echo "$1" | tr -d "'")'"
+	echo "cost mnt_may_suid central-$(slug "$1") --interleave-chunk=$k $(quoted "$1")"
 }
 
 # central_steps: COST_ARGS and a central_step per filter of --workloads.
@@ -353,7 +359,7 @@ make_plan() {
 			echo 'BENCH_ARGS=$STEADY_ARGS'
 			for w in $workloads; do
 				case "$w" in
-				*/*) echo "bench $(slug "$w") '$(echo "$w" | tr -d "'")'" ;;
+				*/*) echo "bench $(slug "$w") $(quoted "$w")" ;;
 				*) [ -f "$top/guest/plans/${w%.plan}.plan" ] ||
 					die "--workloads: no plan guest/plans/${w%.plan}.plan"
 				   echo "include ${w%.plan}" ;;
