@@ -16,8 +16,9 @@
 #   - the per-function attribution (System.map) names in_userns as what
 #     the switch adds to exec at depth 8: two more walks of 8 levels;
 #   - its chunk dump (chunks=1): per run one #chunk line per chunk the
-#     run timed, and the mean over the chunks its #keep line keeps is the
-#     state's record, per op; each chunk's functions add up to it;
+#     run timed, and the mean over the chunks its #keep line keeps (on
+#     either side of its #step, if any) is the state's record, per op;
+#     each chunk's functions add up to it;
 #   - a plugin built for another API version stops the boot with one
 #     line saying so; bad plugin arguments are refused before a boot.
 # About a minute.  NSB_SKIP_KERNEL=1 skips it.
@@ -119,31 +120,37 @@ awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d >= 48) }'
 ok $? "the attribution: in_userns moves by $d insn per exec (>= 2 walks x 8 levels x 3)"
 
 # the chunk dump: per run and state, the kept chunks' mean insn per op
-# against the state's record; per chunk, its functions' sum against it
+# (on either side of a #step, weighted by the sides' chunks) against the
+# state's record; per chunk, its functions' sum against it
 bad=$(awk -F'\t' '
 	$1 == "#chunk" { st[$2, $3] = $4; ops[$2, $3] = $5; ins[$2, $3] = $6
 		n[$2]++; next }
 	$1 == "#cfn" { fsum[$2, $3] += $5; next }
 	$1 == "#keep" { keep[$2] = $3; next }
+	$1 == "#step" { step[$2] = $3; next }
 	/^#/ || $1 == "run" { next }
 	{ rec[$1, ($2 == "on" ? 0 : $2 == "off1" ? 1 : 2)] = $5 }
 	END {
 		for (r in keep) {
 			if (length(keep[r]) != n[r]) print r ": keep " length(keep[r]) " of " n[r]
-			for (s = 0; s < 3; s++) { sum[s] = 0; k[s] = 0 }
+			t = (r in step) ? step[r] : n[r]
+			for (s = 0; s < 3; s++) for (h = 0; h < 2; h++) { sum[s, h] = 0; k[s, h] = 0 }
 			for (i = 0; i < n[r]; i++) {
 				d = fsum[r, i] - ins[r, i]
 				if (d < 0) d = -d
 				if (d > ins[r, i] / 100) print r "/" i ": functions " fsum[r, i] " of " ins[r, i]
 				if (substr(keep[r], i + 1, 1) != "1" || !ops[r, i]) continue
-				sum[st[r, i]] += ins[r, i] / ops[r, i]; k[st[r, i]]++
+				h = i >= t
+				sum[st[r, i], h] += ins[r, i] / ops[r, i]; k[st[r, i], h]++
 			}
 			for (s = 0; s < 3; s++) {
 				if (!((r, s) in rec)) {
-					if (k[s]) print r "/" s ": kept chunks, no record"
+					if (k[s, 0] + k[s, 1]) print r "/" s ": kept chunks, no record"
 					continue
 				}
-				d = (k[s] ? sum[s] / k[s] : -1) - rec[r, s]
+				w = !k[s, 1] ? 1 : !k[s, 0] ? 0 : t / n[r]
+				m = (k[s, 0] ? w * sum[s, 0] / k[s, 0] : 0) + (k[s, 1] ? (1 - w) * sum[s, 1] / k[s, 1] : 0)
+				d = (k[s, 0] + k[s, 1] ? m : -1) - rec[r, s]
 				if (d > 0.001 || d < -0.001) print r "/" s ": " d
 			}
 		}

@@ -18,8 +18,11 @@
  *     operation starts (workloads/ops.c), then END (the next rdtsc
  *     closes the chunk);
  *   at the end, per chunk in order KEEP or DROP: the chunks the
- *     engine's central mean kept, then RUN_END; or RUN_ABORT (a sizing
- *     run of libbenchmark's, whose counters are dropped).
+ *     engine's central mean kept, with STEP before the first chunk after
+ *     a level step (bench/sys/levels.c: each state's mean is taken on
+ *     either side and weighted by the sides' chunks), then RUN_END; or
+ *     RUN_ABORT (a sizing run of libbenchmark's, whose counters are
+ *     dropped).
  */
 #ifndef NSB_GUEST_PLUGIN_MARKER_H
 #define NSB_GUEST_PLUGIN_MARKER_H
@@ -39,6 +42,7 @@ enum nsb_mark_event {
 	NSB_MARK_OP = 0x20,
 	NSB_MARK_KEEP = 0x30,
 	NSB_MARK_DROP = 0x31,
+	NSB_MARK_STEP = 0x32,
 	NSB_MARK_RUN_END = 0x3e,
 	NSB_MARK_RUN_ABORT = 0x3f,
 };

@@ -23,17 +23,17 @@
  * chunk's timing, and END the one that ends it, so a chunk here spans
  * the instructions the icount clock spans.  Per run the plugin keeps
  * every chunk's counts and, once the run replays which chunks its
- * central mean kept, writes per state the mean over those chunks of
- * each count per operation: the same chunks, the same mean as the
- * instruction counters nsb_on, nsb_off1, nsb_off2.
+ * central mean kept (and where its level stepped), writes per state the
+ * mean over those chunks of each count per operation: the same chunks,
+ * the same mean as the instruction counters nsb_on, nsb_off1, nsb_off2.
  *
  * Output (FILE, tab-separated): '#' lines say the model and the API;
  * then one line per run and state, columns as the header line names
  * them.  src/lib/io/cachesim.c reads it into the results files.  With
  * chunks=1 (a diagnosis, not for make run: some 100 MB a boot) every
  * chunk's instructions per function follow as '#chunk' and '#cfn'
- * lines, and each run's kept chunks as a '#keep' line; the reader
- * skips them.
+ * lines, each run's kept chunks as a '#keep' line and its level step,
+ * where it had one, as a '#step' line; the reader skips them.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -94,6 +94,7 @@ static struct {
 	uint64_t at_open[C_COUNT];
 	struct chunk *c;
 	size_t n, cap, replayed;
+	size_t step;		/* the first chunk after a level step, or 0 */
 	uint64_t runs, runs_dropped;
 	/* attribution, with symbols= only */
 	struct nsb_funcs fs;
@@ -194,7 +195,7 @@ static void run_reset(void)
 {
 	p.in_run = p.in_chunk = false;
 	p.arm = ARM_NONE;
-	p.n = p.replayed = 0;
+	p.n = p.replayed = p.step = 0;
 	p.id = 0;
 	p.id_bits = 0;
 	/* a chunk an abort cut short leaves counts behind */
@@ -255,7 +256,41 @@ static void run_write_keeps(void)
 	fputc('\n', p.out);
 }
 
-/* Per state, the mean over the kept chunks of each count per op. */
+/* chunks=1 and a level step: "#step RUN CHUNK". */
+static void run_write_step(void)
+{
+	if (p.step)
+		fprintf(p.out, "#step\t%" PRIu32 "\t%zu\n", p.id, p.step);
+}
+
+/*
+ * The sum over state st's kept chunks in [from, to) of each count per
+ * op into sum, their ops into *ops; how many.
+ */
+static size_t kept_sum(int st, size_t from, size_t to, double sum[C_COUNT],
+		       uint64_t *ops)
+{
+	size_t j, k = 0;
+	int i;
+
+	for (j = from; j < to; j++) {
+		const struct chunk *c = &p.c[j];
+
+		if (c->state != st || c->keep != 1 || !c->ops)
+			continue;
+		for (i = 0; i < C_COUNT; i++)
+			sum[i] += (double)c->d[i] / (double)c->ops;
+		*ops += c->ops;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Per state, the mean over the kept chunks of each count per op; after a
+ * level step, the mean on either side weighted by the sides' chunks, as
+ * the engine takes it.
+ */
 static void run_write(void)
 {
 	static const char *const states[3] = { "on", "off1", "off2" };
@@ -268,32 +303,30 @@ static void run_write(void)
 		return;
 	}
 	for (st = 0; st < 3; st++) {
-		double sum[C_COUNT] = { 0 };
+		double before[C_COUNT] = { 0 }, after[C_COUNT] = { 0 }, w;
 		uint64_t ops = 0;
-		size_t k = 0, j;
+		size_t kb, ka;
 
-		for (j = 0; j < p.n; j++) {
-			const struct chunk *c = &p.c[j];
-
-			if (c->state != st || c->keep != 1 || !c->ops)
-				continue;
-			for (i = 0; i < C_COUNT; i++)
-				sum[i] += (double)c->d[i] / (double)c->ops;
-			ops += c->ops;
-			k++;
-		}
-		if (!k)
+		kb = kept_sum(st, 0, p.step ? p.step : p.n, before, &ops);
+		ka = p.step ? kept_sum(st, p.step, p.n, after, &ops) : 0;
+		if (!kb && !ka)
 			continue;
+		/* the share of the run's chunks before the step */
+		w = ka && kb ? (double)p.step / (double)p.n : ka ? 0 : 1;
 		fprintf(p.out, "%" PRIu32 "\t%s\t%zu\t%" PRIu64, p.id,
-			states[st], k, ops);
+			states[st], kb + ka, ops);
 		for (i = 0; i < C_COUNT; i++)
-			fprintf(p.out, "\t%.6f", sum[i] / (double)k);
+			fprintf(p.out, "\t%.6f",
+				(kb ? w * before[i] / (double)kb : 0) +
+				(ka ? (1 - w) * after[i] / (double)ka : 0));
 		fputc('\n', p.out);
 	}
 	if (p.fs.n)
 		run_write_funcs();
-	if (p.per_chunk)
+	if (p.per_chunk) {
 		run_write_keeps();
+		run_write_step();
+	}
 	p.runs++;
 	fflush(p.out);
 }
@@ -338,6 +371,10 @@ static void on_event(int ev)
 			break;
 		p.c[p.n].ops++;
 		nsb_hier_flush(&p.cold);
+		break;
+	case NSB_MARK_STEP:
+		if (p.in_run && p.replayed < p.n)
+			p.step = p.replayed;
 		break;
 	case NSB_MARK_KEEP:
 	case NSB_MARK_DROP:
