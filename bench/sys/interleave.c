@@ -27,9 +27,12 @@
  * A/A residual.  The switch is written between chunks, outside the timed
  * region, and left as it was found.
  *
- * Where an op's chunks spread over many levels and those move during a
- * run, the central means fall on whichever level each state's median
- * found; --interleave-paired takes the shift and the A/A from pairs of
+ * Where the level of every state's chunks steps once partway through a
+ * run (a pid leaf, a slab's slow path), each state's central mean is
+ * taken on either side of the step (levels.c).  Where an op's chunks
+ * spread over many levels and those move during a run, the central
+ * means fall on whichever level each state's median found;
+ * --interleave-paired takes the shift and the A/A from pairs of
  * chunks of one quad instead (paired.c): the densest window of their
  * differences, not their median, which the switch writes' modes above
  * pull about.
@@ -55,9 +58,9 @@
 #include <unistd.h>
 
 #include "bench/sys/interleave.h"
+#include "bench/sys/levels.h"
 #include "bench/sys/paired.h"
 #include "guest/plugin/marker.h"
-#include "src/lib/stats/order.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
  * cost of the round trip to the worker and of a switch write. */
@@ -259,57 +262,6 @@ struct nsb_ilv_run {
 	bool failed;
 };
 
-/* Sorts v; its median. */
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), nsb_cmp_double);
-	return nsb_sorted_median(v, n);
-}
-
-/*
- * The mean of the values within the window (--interleave-window) of the
- * median (v sorted): the central level of the distribution, averaged
- * over the levels next to it, without the tail that refills make.  8
- * per op (instructions under icount, the default) keeps exec's
- * neighbouring levels (3-7 apart) and drops what lands 10 or more away.
- * Where an op's cost cycles over levels spread wider than the window,
- * each state's median lands on one of them by the draw and the window
- * keeps a different share of the rest: a FUSE lookup's chunks sit on
- * four levels 5 insn per op apart (the server's reads of FORGETs in
- * fuse_dev_do_read, batched or single), and at 8 init-owned controls
- * read -3.5 or +3.4 by the round, at 20 within 0.4 (checks.plan).
- */
-static bool central(double v, double median)
-{
-	return v >= median - ilv.window && v <= median + ilv.window;
-}
-
-static double central_mean(const double *v, size_t n, double median)
-{
-	double sum = 0;
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++) {
-		if (!central(v[i], median))
-			continue;
-		sum += v[i];
-		k++;
-	}
-	return k ? sum / (double)k : median;
-}
-
-/* The clean chunks of one state, per op, into v; how many. */
-static size_t state_values(const struct nsb_ilv_run *run,
-			   enum nsb_ilv_state st, double *v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < run->n; i++)
-		if (run->c[i].state == st && run->c[i].clean)
-			v[n++] = run->c[i].per_op;
-	return n;
-}
-
 /*
  * Each state's value with --interleave-paired: the off states' pooled
  * central mean is the level, and on and off1/off2 sit the paired shift
@@ -318,23 +270,19 @@ static size_t state_values(const struct nsb_ilv_run *run,
  */
 static void paired_values(const struct nsb_ilv_run *run, double *cm)
 {
-	size_t per = 4 * ilv.block, nv;
-	double *v = malloc((run->n + 1) * sizeof(*v)), ref, on, aa;
+	size_t per = 4 * ilv.block;
+	struct nsb_level ref;
+	double on, aa;
 
-	if (!v)
-		return;
-	nv = state_values(run, NSB_ILV_OFF1, v);
-	nv += state_values(run, NSB_ILV_OFF2, v + nv);
-	ref = central_mean(v, nv, median_of(v, nv));
-	free(v);
-	if (!nsb_paired_diff(run->c, run->n, per, NSB_ILV_ON, NSB_ILV_OFF1,
+	if (!nsb_level(run->c, 0, run->n, NSB_OFF_STATES, ilv.window, &ref) ||
+	    !nsb_paired_diff(run->c, run->n, per, NSB_ILV_ON, NSB_ILV_OFF1,
 			     NSB_ILV_OFF2, ilv.paired, &on) ||
 	    !nsb_paired_diff(run->c, run->n, per, NSB_ILV_OFF2, NSB_ILV_OFF1,
 			     NSB_ILV_OFF1, ilv.paired, &aa))
 		return;
-	cm[NSB_ILV_ON] = ref + on;
-	cm[NSB_ILV_OFF1] = ref - aa / 2;
-	cm[NSB_ILV_OFF2] = ref + aa / 2;
+	cm[NSB_ILV_ON] = ref.mean + on;
+	cm[NSB_ILV_OFF1] = ref.mean - aa / 2;
+	cm[NSB_ILV_OFF2] = ref.mean + aa / 2;
 }
 
 /*
@@ -529,17 +477,22 @@ static void counter(struct gb_state *s, const char *name, double per_op)
 /*
  * Shows the cache-model plugin, chunk by chunk in order, which chunks
  * the central means kept, so its counts per state are over the same
- * chunks as nsb_on, nsb_off1 and nsb_off2.
+ * chunks as nsb_on, nsb_off1 and nsb_off2: each chunk's state's median
+ * of its side of the level step (step: the first chunk after it, or 0).
  */
-static void replay_kept(const struct nsb_ilv_run *run,
-			const double med[NSB_ILV_COUNT])
+static void replay_kept(const struct nsb_ilv_run *run, size_t step,
+			const double med[2][NSB_ILV_COUNT])
 {
 	size_t i;
 
 	for (i = 0; i < run->n; i++) {
 		const struct nsb_pchunk *c = &run->c[i];
+		const double *m = med[step && i >= step];
 
-		if (c->clean && central(c->per_op, med[c->state]))
+		if (step && i == step)
+			NSB_MARK(NSB_MARK_STEP);
+		if (c->clean && nsb_in_window(c->per_op, m[c->state],
+					      ilv.window))
 			NSB_MARK(NSB_MARK_KEEP);
 		else
 			NSB_MARK(NSB_MARK_DROP);
@@ -558,25 +511,36 @@ static bool report(struct nsb_ilv_run *run)
 		[NSB_ILV_ON] = "on", [NSB_ILV_OFF1] = "off1",
 		[NSB_ILV_OFF2] = "off2",
 	};
-	double *v = malloc((run->n + 1) * sizeof(*v)), med[NSB_ILV_COUNT];
-	double cm[NSB_ILV_COUNT];
-	bool wrote = false;
-	size_t nv;
+	double med[2][NSB_ILV_COUNT], cm[NSB_ILV_COUNT], whole[NSB_ILV_COUNT];
+	struct nsb_level l;
+	size_t step;
 	char key[32];
 	int st;
 
-	if (!v)
-		return false;
 	for (st = 0; st < NSB_ILV_COUNT; st++) {
 		/* A short run (libbenchmark sizing it): no counters. */
-		if (!state_values(run, st, v))
-			goto out;
+		if (!nsb_level(run->c, 0, run->n, NSB_STATES(st), ilv.window,
+			       &l))
+			return false;
+		whole[st] = l.median;
 	}
-	for (st = 0; st < NSB_ILV_COUNT; st++) {
-		nv = state_values(run, st, v);
-		med[st] = median_of(v, nv);
-		cm[st] = central_mean(v, nv, med[st]);
-	}
+	/*
+	 * Each state's central mean: of its chunks within the window
+	 * (--interleave-window) of its median, the central level averaged
+	 * over the levels next to it, without the tail that refills make.
+	 * 8 per op (instructions under icount, the default) keeps exec's
+	 * neighbouring levels (3-7 apart) and drops what lands 10 or more
+	 * away.  Where an op's cost cycles over levels spread wider than the
+	 * window, each state's median lands on one of them by the draw and
+	 * the window keeps a different share of the rest: a FUSE lookup's
+	 * chunks sit on four levels 5 insn per op apart (the server's reads
+	 * of FORGETs in fuse_dev_do_read, batched or single), and at 8
+	 * init-owned controls read -3.5 or +3.4 by the round, at 20 within
+	 * 0.4 (checks.plan).  Taken on either side of a level step where
+	 * the run has one (levels.c).
+	 */
+	step = ilv.paired ? 0 : nsb_level_step(run->c, run->n, ilv.window);
+	nsb_central_values(run->c, run->n, ilv.window, step, cm, med);
 	if (ilv.paired) {
 		paired_values(run, cm);
 		gb_counter(run->s, "nsb_paired_window", ilv.paired,
@@ -586,15 +550,18 @@ static bool report(struct nsb_ilv_run *run)
 		snprintf(key, sizeof(key), "nsb_%s", names[st]);
 		counter(run->s, key, cm[st]);
 		snprintf(key, sizeof(key), "nsb_%s_median", names[st]);
-		counter(run->s, key, med[st]);
+		counter(run->s, key, whole[st]);
 	}
-	replay_kept(run, med);
-	wrote = true;
+	replay_kept(run, step, med);
 	gb_counter(run->s, "nsb_run_id", run->id, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_chunk_ops", (double)run->k, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_chunks", (double)run->n, GB_COUNTER_DEFAULT);
 	gb_counter(run->s, "nsb_ticked_chunks", (double)ticked_chunks(run),
 		   GB_COUNTER_DEFAULT);
+	/* the first chunk after a level step, where there was one */
+	if (step)
+		gb_counter(run->s, "nsb_level_step", (double)step,
+			   GB_COUNTER_DEFAULT);
 	if (run->per_state) {
 		/* what each state's fixture gave: the report's proof */
 		gb_counter(run->s, "nsb_result_off", run->wants[0],
@@ -606,9 +573,7 @@ static bool report(struct nsb_ilv_run *run)
 	if (run->wants[0] != run->wants[1] &&
 	    (run->wants[0] < 0 || run->wants[1] < 0 || !run->per_state))
 		gb_counter(run->s, "nsb_decides", 1, GB_COUNTER_DEFAULT);
-out:
-	free(v);
-	return wrote;
+	return true;
 }
 
 void nsb_interleave_end(struct nsb_ilv_run *run)
