@@ -35,7 +35,7 @@
  * left out), 37 split.  The round of 004 above read A/A -0.0 and shift
  * +41.1 (central means -134.8, +108.5); the 6.12 round A/A 0.0 and
  * +72.0; Smack's FUSE mount control, in 8 rounds of older images where
- * central means read +5.3 to +19.6, within 0.1 of 0.  Of the other 26,
+ * central means read +5.3 to +19.6, within 0.1 of 0.  Of the other 27,
  * one FUSE lookup control moved from -0.0 to -1.8 (two others from +3.2
  * and +1.6 to -0.1 and -1.1); none else by more than 0.7.
  */
