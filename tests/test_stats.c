@@ -252,6 +252,17 @@ static void test_order(void)
 			"median of %zu sorted values, as GSL's", n);
 }
 
+/* nsb_median_of: the median of unsorted values, which it leaves alone. */
+static void test_median_of(void)
+{
+	const double x[] = { 9, 2, 7, 4 }, odd[] = { 5, 1, 3 };
+	double buf[4];
+
+	is_near(nsb_median_of(x, 4, buf), 5.5, 0, "median of 9 2 7 4 is 5.5");
+	ok(x[0] == 9 && x[1] == 2 && x[3] == 4, "and the values stay as given");
+	is_near(nsb_median_of(odd, 3, buf), 3, 0, "median of 5 1 3 is 3");
+}
+
 int main(void)
 {
 	size_t i;
@@ -268,5 +279,6 @@ int main(void)
 	test_large();
 	test_printed_levels();
 	test_order();
+	test_median_of();
 	return done_testing();
 }

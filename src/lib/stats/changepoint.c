@@ -261,13 +261,6 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_of(const double *x, size_t n, double *buf)
-{
-	memcpy(buf, x, n * sizeof(*x));
-	gsl_sort(buf, 1, n);
-	return gsl_stats_median_from_sorted_data(buf, 1, n);
-}
-
 /* Robust sd of both segments around their own medians, in % of before. */
 static double noise_pct(const double *x, const struct nsb_cp *cp,
 			double *buf)
@@ -293,8 +286,8 @@ static int measure(const double *x, size_t n, const size_t *idx, size_t k,
 	cp->to = i + 1 < k ? idx[i + 1] : n;
 	nb = cp->index - cp->from;
 	na = cp->to - cp->index;
-	cp->before = median_of(x + cp->from, nb, buf);
-	cp->after = median_of(x + cp->index, na, buf);
+	cp->before = nsb_median_of(x + cp->from, nb, buf);
+	cp->after = nsb_median_of(x + cp->index, na, buf);
 	cp->pct = 100 * (cp->after - cp->before) / fabs(cp->before);
 	cp->noise_pct = noise_pct(x, cp, buf);
 	return nsb_hodges_lehmann(x + cp->from, nb, x + cp->index, na,

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "src/lib/stats/compare.h"
 #include "src/lib/base/nsbench.h"
@@ -466,13 +465,6 @@ out:
 	return ret;
 }
 
-static double median_of(const double *x, size_t n, double *buf)
-{
-	memcpy(buf, x, n * sizeof(*buf));
-	gsl_sort(buf, 1, n);
-	return gsl_stats_median_from_sorted_data(buf, 1, n);
-}
-
 /*
  * The shift of per-round differences d[0..k) with the report rows'
  * statistics: median and sign-test CI (nsb_median_ci).  Significant:
@@ -496,8 +488,8 @@ static void row_stats(struct nsb_prof_row *row, const double *a,
 
 	for (r = 0; r < k; r++)
 		d[r] = b[r] - a[r];
-	row->base = median_of(a, k, buf);
-	row->patched = median_of(b, k, buf);
+	row->base = nsb_median_of(a, k, buf);
+	row->patched = nsb_median_of(b, k, buf);
 	shift_of(d, k, buf, &row->shift, &row->significant);
 }
 

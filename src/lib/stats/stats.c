@@ -35,6 +35,13 @@ double *nsb_sorted_copy(const double *x, size_t n)
 	return s;
 }
 
+double nsb_median_of(const double *x, size_t n, double *buf)
+{
+	memcpy(buf, x, n * sizeof(*buf));
+	gsl_sort(buf, 1, n);
+	return gsl_stats_median_from_sorted_data(buf, 1, n);
+}
+
 /*
  * The CI rule of stats.h, given the null CDF of the rank statistic as a
  * callback: k is the largest k >= 1 with cdf(k - 1) <= alpha/2.  The

@@ -110,5 +110,7 @@ int nsb_holm(const double *p, size_t n, double *adj);
 
 /* Helpers shared with the loader and plots (nsb_cmp_double: order.h). */
 double *nsb_sorted_copy(const double *x, size_t n);
+/* The median of x[0..n), n > 0, sorted into buf (room for n). */
+double nsb_median_of(const double *x, size_t n, double *buf);
 
 #endif /* NSB_STATS_H */
