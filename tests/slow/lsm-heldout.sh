@@ -2,42 +2,48 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lsm-heldout.sh — the held-out check of the mount-time method (slow
-# tier: two kernels, twelve SELinux boots).  kernel-patches/6.1/calibration/
-# lsm adds, on top of the toggles series, 303 instructions per inode that
-# SELinux labels from the mountpoint (only on a userns mount made with
-# the selinux switch on) and 1003 per such mount.  The SELinux rows
-# of `make run`'s plan, run on that kernel and on the toggles kernel
-# with the same seeds, are compared column by column (costs.json's rows,
-# src/lib/stats/costs.c cost_cols, and each round's results file, the rounds
-# paired by seed), one test point per row, a failing row named with why.
-# "Rounds" below: the difference held-out - toggles of every pair of rounds
+# tier: two kernels, twelve SELinux boots).  kernel-patches/VER/
+# calibration/lsm adds, on top of the toggles series, 303 instructions
+# per inode that SELinux labels from the mountpoint (only on a userns
+# mount made with the selinux switch on) and 1003 per such mount.  Its
+# reference is calibration/lsm-null: the same series with the same two
+# sites at calibration_spin(1), 5 instructions each, so the two builds
+# differ in two immediates and every function and object sits at the
+# same address in both (a test point compares their System.map).
+# Against the toggles kernel, whose layout the spins move, the off
+# columns of 6.12's mount and open rows moved by +12 and +242 insn per
+# op in single rounds; against the null, by < 0.07.  The SELinux rows of
+# `make run`'s plan, run on both kernels with the same seeds, are
+# compared column by column (costs.json's rows, src/lib/stats/costs.c
+# cost_cols, and each round's results file, the rounds paired by seed),
+# one test point per row, a failing row named with why.
+# "Rounds" below: the difference held-out - null of every pair of rounds
 # with the same seed; all of them must hold (with 6 rounds, [min, max]
 # is the 96.9 % sign-test interval of their median, the level costs.json
 # uses), and so must the difference of costs.json's pooled estimates.
 #
 #   shift  (on - off in one boot) held to its truth within 1 % (1 insn
-#          where the truth is 0): +303 per lookup and per open on the
-#          userns FUSE mount (one new inode each), +1306 per userns FUSE
-#          mount (1003 and its root inode's 303), 0 on every other row
-#          (the init-owned controls d0, 006's setlabel, 005's exec).
-#          Rounds further apart than twice the tolerance cannot resolve
-#          1 %: the row fails as "unresolved", whatever its estimate; a
-#          truth inside a wide interval proves nothing.  (costs.json's
-#          own CIs are not differenced: one slow round, the same in both
-#          runs, widens them both, and the pairing cancels it.)
+#          where the truth is 0): +298 per lookup and per open on the
+#          userns FUSE mount (one new inode each: 303 - 5), +1296 per
+#          userns FUSE mount (1003 - 5 and its root inode's 298), 0 on
+#          every other row (the init-owned controls d0, 006's setlabel,
+#          005's exec).  Rounds further apart than twice the tolerance
+#          cannot resolve 1 %: the row fails as "unresolved", whatever
+#          its estimate; a truth inside a wide interval proves nothing.
+#          (costs.json's own CIs are not differenced: one slow round,
+#          the same in both runs, widens them both, and the pairing
+#          cancels it.)
 #   off    (the two off blocks' mean) must not move: < 1 insn.  The
-#          construction runs nothing with the switch off: in the mount
-#          row the off state's mount is made with the switch off.  Held
-#          on every row, although a new build can move absolute levels by
-#          layout (calibration/cache: an open's off state +15 insn where
-#          the changed function gained a second jump label), because
-#          here it does not: scripts/kernel/objdiff.sh finds every other
-#          function identical, inode_doinit_with_dentry() changed by its
-#          spin block alone, and selinux_set_mnt_opts() by its spin block
-#          and two instructions swapped after it, inside the branch taken
-#          only with the switch on; so no off path runs a different
-#          instruction, and on the run in the README every off column
-#          but the mount row's moved < 0.11 in every round.
+#          construction runs nothing with the switch off (in the mount
+#          row the off state's mount is made with the switch off), and
+#          the two builds share every address (System.map, above), so
+#          no off path runs a different instruction or reads a
+#          different address.  What still moves
+#          an off level is the on state's extra work earlier in the
+#          boot: time under icount is instructions, so every later
+#          timer, RCU callback and kworker lands elsewhere, and the
+#          kernel's state (slab freelists) when the next row starts
+#          differs as it does between two seeds.
 #   aa     (the A/A residual: off2 - off1, two off blocks of one boot)
 #          must not move: < 1 insn.  Both blocks run the same build, so
 #          layout cancels; a move is on-state work landing in an off
@@ -57,7 +63,7 @@ need jq jq
 rounds=${ROUNDS:-6}
 out=${OUT:-$tmp}
 mkdir -p "$out" || exit 1
-if [ ! -s "$out/toggles/costs.json" ] || [ ! -s "$out/heldout/costs.json" ]
+if [ ! -s "$out/null/costs.json" ] || [ ! -s "$out/heldout/costs.json" ]
 then
 	need_guest
 fi
@@ -70,10 +76,26 @@ ab() {
 		--series "$2" >"$out/$1.log" 2>&1
 }
 
-ab toggles userns-checks-toggles
-ok $? "the toggles kernel: $rounds rounds with SELinux boots"
+ab null calibration/lsm-null
+ok $? "the reference (calibration/lsm-null): $rounds rounds with SELinux boots"
 ab heldout calibration/lsm
 ok $? "the held-out kernel (calibration/lsm): the same rounds and seeds"
+
+# the kernel each run booted (its manifest names the build's cache key)
+system_map() {
+	echo "${NSB_CACHE:-/var/cache/nsbench}/kernels/$(jq -r '.B.key' \
+		"$out/$1/manifest.json")/System.map"
+}
+mn=$(system_map null) mh=$(system_map heldout)
+if [ ! -r "$mn" ] || [ ! -r "$mh" ]; then
+	why="a kernel is gone from the cache: $mn, $mh"
+elif ! cmp -s "$mn" "$mh"; then
+	why="they differ: diff $mn $mh"
+else
+	why="$(wc -l <"$mn") symbols"
+fi
+[ "${why% symbols}" != "$why" ]
+ok $? "the two kernels put every symbol at the same address: $why"
 
 # costs.json, every SELinux-boot row: "name label shift off aa"
 cols() {
@@ -96,14 +118,14 @@ per_round() {
 			" \((.nsb_off2 - .nsb_off1) * $k)"' "$f"
 	done | sort
 }
-cols "$out/toggles" >"$out/t.txt"
+cols "$out/null" >"$out/n.txt"
 cols "$out/heldout" >"$out/h.txt"
-join -j1 "$out/t.txt" "$out/h.txt" >"$out/pairs.txt"
-per_round "$out/toggles" >"$out/t-rounds.txt"
+join -j1 "$out/n.txt" "$out/h.txt" >"$out/pairs.txt"
+per_round "$out/null" >"$out/n-rounds.txt"
 per_round "$out/heldout" >"$out/h-rounds.txt"
 # "name n shift-min shift-max off-min off-max aa-min aa-max", the
-# differences held-out - toggles of the rounds with the same seed
-join -j1 "$out/t-rounds.txt" "$out/h-rounds.txt" | awk '{
+# differences held-out - null of the rounds with the same seed
+join -j1 "$out/n-rounds.txt" "$out/h-rounds.txt" | awk '{
 	sub(/^[^|]*\|/, "", $1); k = $1; n[k]++
 	v[1] = $5 - $2; v[2] = $6 - $3; v[3] = $7 - $4
 	for (i = 1; i <= 3; i++) {
@@ -118,8 +140,8 @@ join -j1 "$out/pairs.txt" "$out/rounds.txt" >"$out/rows.txt"
 # the construction's truth for a row's shift (see the top)
 truth() {
 	case "$1" in
-	selinux\|*fuse/self/d1) echo 303 ;;
-	selinux\|*mount/fuse/d1) echo 1306 ;;
+	selinux\|*fuse/self/d1) echo 298 ;;
+	selinux\|*mount/fuse/d1) echo 1296 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -134,7 +156,7 @@ done >"$out/missing.txt"
 awk -v r="$rounds" '$10 != r { print "paired in " $10 " of " r \
 	" rounds: " $2 }' "$out/rows.txt" >>"$out/missing.txt"
 nrows=$(wc -l <"$out/rows.txt")
-for f in t h; do
+for f in n h; do
 	have=$(wc -l <"$out/$f.txt")
 	[ "$have" = "$nrows" ] ||
 		echo "$f.txt has $have SELinux rows, $nrows compared"
@@ -143,7 +165,7 @@ done >>"$out/missing.txt"
 ok $? "SELinux rows in both runs, every round paired by seed: $nrows"
 diag "$out/missing.txt"
 
-# name key t toff taa key h hoff haa n slo shi olo ohi alo ahi
+# name key t toff taa key h hoff haa n slo shi olo ohi alo ahi (t: the null)
 while read -r _ key t toff taa _ h hoff haa _ slo shi olo ohi alo ahi; do
 	p=$(truth "$key")
 	v=$(awk -v t="$t" -v toff="$toff" -v taa="$taa" -v h="$h" \
@@ -177,7 +199,7 @@ while read -r _ key t toff taa _ h hoff haa _ slo shi olo ohi alo ahi; do
 			hoff - toff, olo, ohi, \
 			(taa == "none" || haa == "none") ? 0 : haa - taa, alo, ahi, why
 	}')
-	echo "# $key: shift toggles $t, held-out $h; off $toff, $hoff;" \
+	echo "# $key: shift null $t, held-out $h; off $toff, $hoff;" \
 		"A/A $taa, $haa"
 	[ "${v%% *}" = 1 ]
 	ok $? "${key#*|}: ${v#* }"
