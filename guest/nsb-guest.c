@@ -23,6 +23,9 @@
  *       idr (16 or 64 pids, below), and print
  *       "leaf=L,blocks=B,forks=F,unheld=U": steady.plan does it before
  *       any clock (and says where and why)
+ *   nsb-guest hold
+ *       sleep until killed, in pause(): no timer (init.sh's perturb()
+ *       starts its sleepers so, and says why).
  *   nsb-guest fifo PID
  *       put process PID under SCHED_FIFO, priority 1, and print "fifo":
  *       on 6.12 steady.plan does it to ksoftirqd (and says why).
@@ -454,10 +457,12 @@ int main(int argc, char **argv)
 		return set_policy("fifo", SCHED_FIFO, argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "pidpin"))
 		return pidpin();
+	if (argc == 2 && !strcmp(argv[1], "hold"))
+		pin_here();
 	fprintf(stderr,
 		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL | spin N | batch PID |\n"
-		"       pidpin | fifo PID | seed N\n");
+		"       pidpin | hold | fifo PID | seed N\n");
 	return 2;
 }
