@@ -38,12 +38,11 @@
 #          row the off state's mount is made with the switch off), and
 #          the two builds share every address (System.map, above), so
 #          no off path runs a different instruction or reads a
-#          different address.  What still moves
-#          an off level is the on state's extra work earlier in the
-#          boot: time under icount is instructions, so every later
-#          timer, RCU callback and kworker lands elsewhere, and the
-#          kernel's state (slab freelists) when the next row starts
-#          differs as it does between two seeds.
+#          different address.  What still moves an off level is the on
+#          state's extra work earlier in the boot: time under icount is
+#          instructions, so every later timer, RCU callback and kworker
+#          lands elsewhere, and the kernel's state (slab freelists) when
+#          the next row starts differs as it does between two seeds.
 #   aa     (the A/A residual: off2 - off1, two off blocks of one boot)
 #          must not move: < 1 insn.  Both blocks run the same build, so
 #          layout cancels; a move is on-state work landing in an off
