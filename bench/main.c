@@ -35,6 +35,7 @@
 #include "bench/registry.h"
 #include "bench/perfctl.h"
 #include "bench/sys/interleave.h"
+#include "bench/sys/variant.h"
 #include "workloads/lsm.h"
 #include "src/lib/base/nsbench.h"
 #include "src/lib/base/options.h"
@@ -54,6 +55,7 @@ struct options {
 	unsigned long interleave_window;	/* --interleave-window=N */
 	unsigned long interleave_chunk;		/* --interleave-chunk=N */
 	unsigned long interleave_paired;	/* --interleave-paired=W */
+	unsigned long slab_reset;	/* --slab-reset=N */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
@@ -319,6 +321,16 @@ static const char *sched_name(void)
  * stay in argv for libbenchmark, but for those gb_flag() takes over.
  * --help prints ours, and leaves --help for libbenchmark's.
  */
+/* --slab-reset: the benchmarks' setting, and the results' word on it */
+static void set_slab_reset(unsigned long n)
+{
+	char v[24];
+
+	snprintf(v, sizeof(v), "%lu", n);
+	gb_add_context("nsbench_slab_reset", v);
+	nsb_variant_slab_reset((unsigned int)n);
+}
+
 static int parse_options(int *argc, char **argv, struct options *o)
 {
 	struct nsb_run_info *i = &o->info;
@@ -384,6 +396,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			  "densest W ns per op wide window, for ops whose chunks\n"
 			  "sit on many levels (0-1000; default 0: the central\n"
 			  "means' difference)"),
+		OPT_ULONG("slab-reset", &o->slab_reset, "N",
+			  "before each benchmark's first run, N processes at\n"
+			  "once and then none, so that every slab cache's CPU\n"
+			  "slab has room (bench/sys/slabs.c; 0-4096, default 0:\n"
+			  "never); the context nsbench_slab_reset says"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -451,6 +468,11 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->interleave_chunk > 4096) {
 		fprintf(stderr, "nsbench-bench: --interleave-chunk must be "
 			"0 (by time) to 4096\n");
+		return -1;
+	}
+	if (o->slab_reset > 4096) {
+		fprintf(stderr, "nsbench-bench: --slab-reset must be 0 (never) "
+			"to 4096\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -837,6 +859,7 @@ int main(int argc, char **argv)
 	/* --sched, or /init's (nsb.sched=batch: init.sh) */
 	gb_add_context("nsbench_sched", sched_name());
 	add_slice_context();
+	set_slab_reset(o.slab_reset);
 	for (i = 0; i < o.ncontext; i++) {
 		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
 

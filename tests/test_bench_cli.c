@@ -335,6 +335,8 @@ static void test_bad_flags(void)
 	refused("--interleave-chunk=4097",
 		"--interleave=x --interleave-chunk=4097",
 		"--interleave-chunk must be 0 (by time) to 4096");
+	refused("--slab-reset=4097", "--slab-reset=4097",
+		"--slab-reset must be 0 (never) to 4096");
 	refused("--sched-slice=1 (below the kernel's 100 us)",
 		"--sched-slice=1 --benchmark_filter=models/shim/c/",
 		"--sched-slice must be 100 to 100000 (us)");
@@ -474,6 +476,26 @@ static void test_paired(void)
 	ok(b && w == 1 && on > 0 &&
 	   json_is_number(json_object_get(b, "nsb_off2")),
 	   "--interleave-paired=1: nsb_paired_window %g, nsb_on %g", w, on);
+	json_decref(root);
+}
+
+/*
+ * --slab-reset: the row is measured after the reset, and the context says
+ * how many processes it started (bench/sys/slabs.c; test_slabs the reset).
+ */
+static void test_slab_reset(void)
+{
+	json_t *root, *b;
+
+	if (!run_depth0("slabs.json", "--slab-reset=16 "
+			"--benchmark_min_time=0.005",
+			"a run with --slab-reset=16 exits 0", 2,
+			"a sys/ run needs root (its fixture)", &root, &b))
+		return;
+	ok(b && json_number_value(json_object_get(b, "iterations")) > 0,
+	   "its row is measured");
+	ok(root && !strcmp(ctx_str(root, "nsbench_slab_reset"), "16"),
+	   "--slab-reset=16: the context says 16");
 	json_decref(root);
 }
 
@@ -685,6 +707,7 @@ int main(void)
 	test_settled();
 	test_fixed_chunk();
 	test_paired();
+	test_slab_reset();
 	test_benchmark_out();
 	test_sigint();
 	test_second_signal();

@@ -10,7 +10,7 @@
 static struct nsb_worker cached;
 static bool have_cached, registered;
 
-static bool same_scn(const struct nsb_scn *a, const struct nsb_scn *b)
+bool nsb_scn_same(const struct nsb_scn *a, const struct nsb_scn *b)
 {
 	return a->depth == b->depth && a->owner == b->owner &&
 	       a->nosuid == b->nosuid && a->nodev == b->nodev &&
@@ -37,9 +37,9 @@ struct nsb_worker *nsb_worker_get(const struct nsb_scn *scn,
 		atexit(nsb_worker_put_all);
 		registered = true;
 	}
-	if (have_cached && same_scn(&cached.scn, scn))
+	if (have_cached && nsb_scn_same(&cached.scn, scn))
 		return &cached;
-	if (have_failed && same_scn(&failed, scn)) {
+	if (have_failed && nsb_scn_same(&failed, scn)) {
 		*why = failed_why;
 		*skip = failed_skip;
 		return NULL;

@@ -129,6 +129,8 @@ extern bool (*nsb_worker_interrupted)(void);
 struct nsb_worker *nsb_worker_get(const struct nsb_scn *scn,
 				  const char **why, bool *skip);
 void nsb_worker_put_all(void);
+/* Whether a and b describe the same scenario. */
+bool nsb_scn_same(const struct nsb_scn *a, const struct nsb_scn *b);
 
 /* What the running kernel should do in this scenario (seed semantics). */
 bool nsb_expect_suid(const struct nsb_scn *scn);	/* setuid/fcaps honoured */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench/sys/interleave.h"
+#include "bench/sys/slabs.h"
 #include "bench/sys/variant.h"
 
 static bool refused(int r)
@@ -96,6 +97,56 @@ static void run_interleaved(struct gb_state *s, struct nsb_worker *w,
 	nsb_interleave_end(run);
 }
 
+/* Holders alive together in a reset (--slab-reset), 0: none. */
+static unsigned int slab_reset;
+/*
+ * After the holders exit, RCU frees their tasks and creds from a
+ * softirq: 20 ms of sleep lets that happen before the first run, not in
+ * it.  Under -icount (sleep=off) idle time costs the host nothing.
+ */
+#define SLAB_SETTLE_US	20000
+
+void nsb_variant_slab_reset(unsigned int n)
+{
+	slab_reset = n;
+}
+
+/*
+ * Whether this run is a benchmark's first: libbenchmark runs one
+ * benchmark's sizing runs and repetitions back to back, so a run whose
+ * variant, scenario or argument differs from the last run's starts one.
+ */
+static bool first_run(const struct nsb_variant *v, const struct nsb_scn *scn,
+		      int64_t arg)
+{
+	static const struct nsb_variant *last_v;
+	static struct nsb_scn last_scn;
+	static int64_t last_arg;
+	bool first = v != last_v || arg != last_arg ||
+		     !nsb_scn_same(scn, &last_scn);
+
+	last_v = v;
+	last_scn = *scn;
+	last_arg = arg;
+	return first;
+}
+
+/* --slab-reset, after the fixture is made: 0, or -1 after gb_error. */
+static int reset_slabs(struct gb_state *s)
+{
+	int alive = nsb_slabs_reset(slab_reset, "/bin/cat", SLAB_SETTLE_US);
+
+	if (alive == (int)slab_reset)
+		return 0;
+	if (alive < 0)
+		gb_error(s, "--slab-reset: cannot start /bin/cat: %s",
+			 strerror(errno));
+	else
+		gb_error(s, "--slab-reset: %d of %u holders alive together",
+			 alive, slab_reset);
+	return -1;
+}
+
 static void run_variant(struct gb_state *s)
 {
 	const struct nsb_variant *v = gb_data(s);
@@ -122,6 +173,8 @@ static void run_variant(struct gb_state *s)
 			gb_error(s, "fixture: %s", why);
 		return;
 	}
+	if (slab_reset && first_run(v, &scn, arg) && reset_slabs(s))
+		return;
 	if (nsb_interleave_active()) {
 		run_interleaved(s, w, v, &scn, arg);
 		return;

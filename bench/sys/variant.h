@@ -49,6 +49,12 @@ struct nsb_variant {
 struct gb_bench *nsb_variant_register(const char *name,
 				      const struct nsb_variant *v);
 
+/*
+ * --slab-reset=N: before each benchmark's first run, N processes at once
+ * and then none (slabs.c); 0, the default: never.
+ */
+void nsb_variant_slab_reset(unsigned int n);
+
 /* Expectations of the fixture library's operations. */
 int nsb_expect_exec(const struct nsb_scn *scn, int64_t arg);
 int nsb_expect_open(const struct nsb_scn *scn, int64_t arg);
