@@ -316,11 +316,6 @@ static const char *sched_name(void)
 	}
 }
 
-/*
- * Ours from the table; the Google Benchmark flags (--benchmark_*, --v=)
- * stay in argv for libbenchmark, but for those gb_flag() takes over.
- * --help prints ours, and leaves --help for libbenchmark's.
- */
 /* --slab-reset: the benchmarks' setting, and the results' word on it */
 static void set_slab_reset(unsigned long n)
 {
@@ -331,6 +326,11 @@ static void set_slab_reset(unsigned long n)
 	nsb_variant_slab_reset((unsigned int)n);
 }
 
+/*
+ * Ours from the table; the Google Benchmark flags (--benchmark_*, --v=)
+ * stay in argv for libbenchmark, but for those gb_flag() takes over.
+ * --help prints ours, and leaves --help for libbenchmark's.
+ */
 static int parse_options(int *argc, char **argv, struct options *o)
 {
 	struct nsb_run_info *i = &o->info;
