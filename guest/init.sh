@@ -131,18 +131,6 @@ ctx_flags() {
 # bench LABEL FILTER...: one nsbench-bench run over the filters (joined
 # with '|'), one results JSON.  Words starting with -- are nsbench-bench
 # flags (e.g. --tier=full); more flags: BENCH_ARGS.
-#
-# Every benchmark starts from one state of the slab allocator: after its
-# fixture is made, 128 processes at once and then none (--slab-reset,
-# bench/sys/slabs.c), so every cache's CPU slab has room for an op's
-# objects.  Without it a run took SLUB's slow paths on every exec or on
-# none by what ran before it in the boot: one-kernel runs of checks.plan,
-# 6 rounds, three seed sets, the widest exec row 275, 137 and 293 insn
-# across the rounds, 14-15 of 23 within 10; with 128, 9.5, 10.4 and
-# 12.0, and 22-23 within 10.  64 left rows 29-35 wide, 512 a row on two
-# levels 32 apart (kernel-patches/README.md, "The spread between
-# boots").  make validate KERNEL=6.12's plain exec rows: 4,144-4,149
-# with CIs up to 500 wide, with it 4,148-4,151 within 8.
 bench() {
 	local label=$1 filter='' flags='' w out rc
 	shift
@@ -159,8 +147,7 @@ bench() {
 	fi
 	# shellcheck disable=SC2046
 	/bin/nsbench-bench $(ctx_flags) --label="$label" --out="$out" \
-		--slab-reset=128 --benchmark_filter="$filter" $flags \
-		${BENCH_ARGS:-} \
+		--benchmark_filter="$filter" $flags ${BENCH_ARGS:-} \
 		>/tmp/$label.log 2>&1
 	rc=$?
 	tail -n 5 /tmp/$label.log
