@@ -489,7 +489,7 @@ static void test_slab_reset(void)
 
 	if (!run_depth0("slabs.json", "--slab-reset=16 "
 			"--benchmark_min_time=0.005",
-			"a run with --slab-reset=16 exits 0", 2,
+			"a run with --slab-reset=16 exits 0", 3,
 			"a sys/ run needs root (its fixture)", &root, &b))
 		return;
 	ok(b && json_number_value(json_object_get(b, "iterations")) > 0,
