@@ -11,10 +11,22 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/nsfs.h>
 
 #include "workloads/wlutil.h"
+
+void nsb_sleep_us(unsigned long us)
+{
+	struct timespec t = {
+		.tv_sec = us / 1000000,
+		.tv_nsec = (long)(us % 1000000) * 1000,
+	};
+
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+}
 
 void nsb_die_with_parent(void)
 {

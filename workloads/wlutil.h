@@ -9,6 +9,9 @@
 
 #include "src/lib/base/base.h"
 
+/* Sleeps us microseconds, on through signals. */
+void nsb_sleep_us(unsigned long us);
+
 /* PR_SET_PDEATHSIG(SIGKILL); exits at once if the parent is gone. */
 void nsb_die_with_parent(void);
 /* Maps 0..65535 to 0..65535 in pid's (new) user namespace. */

@@ -61,6 +61,7 @@
 #include "bench/sys/levels.h"
 #include "bench/sys/paired.h"
 #include "guest/plugin/marker.h"
+#include "workloads/wlutil.h"
 
 /* About 200 us of operations per chunk: many chunks, each far above the
  * cost of the round trip to the worker and of a switch write. */
@@ -206,15 +207,8 @@ static int64_t tick_ns(void)
  */
 static void settle(void)
 {
-	struct timespec t = {
-		.tv_sec = ilv.settle_us / 1000000,
-		.tv_nsec = (long)(ilv.settle_us % 1000000) * 1000,
-	};
-
-	if (!ilv.settle_us)
-		return;
-	while (nanosleep(&t, &t) && errno == EINTR)
-		;
+	if (ilv.settle_us)
+		nsb_sleep_us(ilv.settle_us);
 }
 
 /*

@@ -26,10 +26,10 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench/sys/slabs.h"
+#include "workloads/wlutil.h"
 
 extern char **environ;
 
@@ -92,10 +92,6 @@ static int spawn_all(pid_t *pids, unsigned int n, const char *holder,
 int nsb_slabs_reset(unsigned int n, const char *holder,
 		    unsigned long settle_us)
 {
-	struct timespec t = {
-		.tv_sec = settle_us / 1000000,
-		.tv_nsec = (long)(settle_us % 1000000) * 1000,
-	};
 	unsigned int spawned, alive;
 	pid_t *pids;
 	int p[2], err;
@@ -120,7 +116,6 @@ int nsb_slabs_reset(unsigned int n, const char *holder,
 		errno = err;
 		return -1;
 	}
-	while (nanosleep(&t, &t) && errno == EINTR)
-		;
+	nsb_sleep_us(settle_us);
 	return (int)alive;
 }
