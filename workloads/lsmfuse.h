@@ -3,6 +3,7 @@
 #ifndef NSB_WORKLOADS_LSMFUSE_H
 #define NSB_WORKLOADS_LSMFUSE_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
@@ -20,5 +21,12 @@ int nsb_fuse_mount(const char *dir, const char *xattr, const char *label,
  */
 int nsb_fuse_mount_cycle(const char *dir, const char *xattr,
 			 const char *label);
+
+/*
+ * The server's read buffer and its size: its address's low byte is
+ * 0x80, so the kernel's header copy into it takes one path whatever the
+ * request's address (lsmfuse.c).  One buffer: one server per process.
+ */
+char *nsb_fuse_read_buf(size_t *size);
 
 #endif /* NSB_WORKLOADS_LSMFUSE_H */
