@@ -81,8 +81,8 @@ NSB_ASLR=$(cat /proc/sys/kernel/randomize_va_space)
 # timer an operation arms and every next-event search then walked, and
 # each exec cost what the round's count of them said: a round with no
 # sleeper 20-58 insn below the others in every exec row (seed 7's
-# round 4), 1 sleeper against 11 some 20 (chunk dumps:
-# __hrtimer_next_event_base -13, timerqueue_add -9 per exec).
+# round 4), and a round with 1 sleeper some 20 below one with 11 (chunk
+# dumps: __hrtimer_next_event_base -13, timerqueue_add -9 per exec).
 perturb() {
 	local s=$1 i n
 	n=$((s % 13))
