@@ -28,5 +28,16 @@ int nsb_fuse_mount_cycle(const char *dir, const char *xattr,
  * request's address (lsmfuse.c).  One buffer: one server per process.
  */
 char *nsb_fuse_read_buf(size_t *size);
+/*
+ * Where replies' arguments are built, and its size: low byte 0x78, so
+ * the kernel's copy out of it takes one path into any 8-aligned
+ * destination (lsmfuse.c).
+ */
+void *nsb_fuse_reply_arg(size_t *size);
+/*
+ * Where replies' arguments are sent from: low byte 0x7f, so the kernel's
+ * copy out of it takes one path whatever its destination (lsmfuse.c).
+ */
+char *nsb_fuse_reply_buf(size_t *size);
 
 #endif /* NSB_WORKLOADS_LSMFUSE_H */
