@@ -161,6 +161,79 @@ static void check_cache(void)
 	nsb_worker_put_all();
 }
 
+/* pid runs: neither gone nor a zombie (init reaps a killed orphan later) */
+static bool alive(pid_t pid)
+{
+	char path[64], state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
+		state = 0;
+	fclose(f);
+	return state && state != 'Z' && state != 'X';
+}
+
+/* SIGKILLed pid has died within 10 s (it dies when it next runs) */
+static bool dies(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 1000 && alive(pid); i++)
+		usleep(10000);
+	return !alive(pid);
+}
+
+static int op_getpid(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	(void)env, (void)arg, (void)n;
+	return (int)getpid();
+}
+
+static int op_getppid(struct nsb_env *env, int64_t arg, int64_t n)
+{
+	(void)env, (void)arg, (void)n;
+	return (int)getppid();
+}
+
+/*
+ * nsb_worker_respawn(): a new process answers, a child of the old one,
+ * in the same scenario (an exec still gives the scenario's answer), and
+ * nsb_worker_stop() takes both.  newpid: the old worker is pid 1 of its
+ * pid namespace, the new one's parent is pid 1 there.
+ */
+static void check_respawn(bool newpid)
+{
+	struct nsb_scn s = { .depth = newpid ? 1 : 0,
+			     .owner = NSB_OWNER_INIT, .newpid = newpid };
+	const char *how = newpid ? "pid 1 of a pid ns" : "in the init pid ns";
+	struct nsb_worker w;
+	int old, now, want = nsb_expect_exec_status(&s, NSB_FILE_BIN);
+
+	if (!start(&w, &s))
+		return;
+	old = nsb_worker_call(&w, op_getpid, 0, 1);
+	ok(old == (newpid ? 1 : w.pid), "%s: the worker answers (pid %d)",
+	   how, old);
+	is_int(nsb_worker_respawn(&w), 0, "%s: respawn", how);
+	now = nsb_worker_call(&w, op_getpid, 0, 1);
+	ok(now > 0 && now != old, "%s: another process answers (pid %d)",
+	   how, now);
+	is_int(nsb_worker_call(&w, op_getppid, 0, 1), old,
+	       "%s: a child of the old worker", how);
+	is_int(nsb_worker_call(&w, nsb_op_exec, NSB_FILE_BIN, 2), want,
+	       "%s: exec gives the scenario's answer after it", how);
+	is_int(nsb_worker_respawn(&w), 0, "%s: respawn again", how);
+	is_int(nsb_worker_call(&w, op_getppid, 0, 1), now,
+	       "%s: a child of the last one", how);
+	nsb_worker_stop(&w);
+	if (!newpid)
+		ok(dies(now), "%s: stop takes the respawned workers too", how);
+}
+
 /*
  * An exec's child starts with an empty environment, whatever ours holds:
  * execve copies the environment, so ours would make the cost follow it.
@@ -204,5 +277,7 @@ int main(void)
 	check_operations(0);
 	check_operations(3);
 	check_cache();
+	check_respawn(false);
+	check_respawn(true);
 	return done_testing();
 }

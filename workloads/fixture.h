@@ -112,6 +112,15 @@ int nsb_worker_start(struct nsb_worker *w, const struct nsb_scn *scn);
 /* Runs fn(env, arg, n) in the worker; returns its result. */
 int nsb_worker_call(struct nsb_worker *w, nsb_op_fn fn, int64_t arg,
 		    int64_t n);
+/*
+ * Hands the worker's place to a new child of it, which answers every
+ * later call; the old worker only waits.  After --slab-reset, the process
+ * that runs the operations then has its task_struct, creds and signal
+ * handlers from the reset's slabs rather than from wherever the boot
+ * left them: the kernel copies each of them into every forked child, and
+ * memcpy's direction (so its cost) follows both addresses.  0, or -errno.
+ */
+int nsb_worker_respawn(struct nsb_worker *w);
 /* Kills the worker, reaps it and every helper, removes the temp dir. */
 void nsb_worker_stop(struct nsb_worker *w);
 /*
