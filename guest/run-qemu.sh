@@ -187,9 +187,9 @@ if [ -n "$cachesim" ]; then
 	# QEMU splits -plugin's argument at commas
 	case "$cachesim$out" in *,*) die "--cachesim, --out: no commas in the paths QEMU is given" ;; esac
 	# NSB_CACHESIM_ARGS: the plugin's own arguments (i1=, d1=,
-	# ll=SIZE:ASSOC:LINE; api=N), comma-separated
-	case "${NSB_CACHESIM_ARGS:-}" in *[!a-z0-9=,:]*)
-		die "NSB_CACHESIM_ARGS: key=value pairs of a-z, 0-9 and : only, comma-separated" ;;
+	# ll=SIZE:ASSOC:LINE; api=N; chunks=1, caller=F:G), comma-separated
+	case "${NSB_CACHESIM_ARGS:-}" in *[!a-z0-9_=,:]*)
+		die "NSB_CACHESIM_ARGS: key=value pairs of a-z, 0-9, _ and : only, comma-separated" ;;
 	esac
 	# the kernel's System.map beside bzImage: per-function attribution
 	symbols=$(dirname "$kernel")/System.map

@@ -19,6 +19,9 @@
 #     run timed, and the mean over the chunks its #keep line keeps (on
 #     either side of its #step, if any) is the state's record, per op;
 #     each chunk's functions add up to it;
+#   - caller=in_userns: each chunk's in_userns instructions are charged,
+#     all of them, to the functions that ran before it, and the tail
+#     call of the mnt_may_suid check (current_in_userns) is one;
 #   - a plugin built for another API version stops the boot with one
 #     line saying so; bad plugin arguments are refused before a boot.
 # About a minute.  NSB_SKIP_KERNEL=1 skips it.
@@ -32,7 +35,7 @@ set -u
 
 need_guest
 need jq jq
-tap_plan 14
+tap_plan 15
 
 build=${NSB_BUILD:-$top/build}
 plugin=$build/guest/plugin/nsb-cachesim.so
@@ -59,7 +62,8 @@ boot() {
 	"$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/initrd" \
 		--mode icount --round 3 --seed 123456789 --timeout 600 "$@"
 }
-NSB_CACHESIM_ARGS=chunks=1 boot --out "$tmp/with" --cachesim "$plugin" \
+NSB_CACHESIM_ARGS=chunks=1,caller=in_userns boot --out "$tmp/with" \
+	--cachesim "$plugin" \
 	>"$tmp/with.log" 2>&1 &
 boot --out "$tmp/without" >"$tmp/without.log" 2>&1 &
 wait
@@ -157,6 +161,23 @@ bad=$(awk -F'\t' '
 	}' "$tsv")
 [ -z "$bad" ] && grep -q '^#chunk' "$tsv"
 ok $? "chunks=1: every chunk dumped, the kept ones' mean is each state's record, its functions add up"
+[ -z "$bad" ] || echo "$bad" | head -n 5 | diag
+
+# caller=in_userns: per chunk, the #caller lines add up to in_userns's
+# #cfn line, none names in_userns itself, one names current_in_userns
+bad=$(awk -F'\t' '
+	$1 == "#cfn" && $4 == "in_userns" { f[$2 "/" $3] += $5; next }
+	$1 == "#caller" { c[$2 "/" $3] += $5; n++
+		if ($4 == "in_userns") print $2 "/" $3 ": charged to itself"
+		if ($4 == "current_in_userns") tail = 1 }
+	END {
+		for (k in f) if (f[k] != c[k]) print k ": " f[k] " in_userns, " c[k] " charged"
+		for (k in c) if (!(k in f)) print k ": charged, no in_userns"
+		if (!n) print "no #caller line"
+		else if (!tail) print "no chunk charged to current_in_userns"
+	}' "$tsv")
+[ -z "$bad" ]
+ok $? "caller=in_userns: every chunk's in_userns charged whole to its callers, current_in_userns one"
 [ -z "$bad" ] || echo "$bad" | head -n 5 | diag
 
 # the history follows the model's quantities per benchmark, in its unit

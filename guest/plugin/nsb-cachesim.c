@@ -33,7 +33,11 @@
  * chunks=1 (a diagnosis, not for make run: some 100 MB a boot) every
  * chunk's instructions per function follow as '#chunk' and '#cfn'
  * lines, each run's kept chunks as a '#keep' line and its level step,
- * where it had one, as a '#step' line; the reader skips them.
+ * where it had one, as a '#step' line; the reader skips them.  With
+ * caller=F:G:... as well, the instructions of F (and of G..., the ways
+ * into it, such as memcpy's jump to memcpy_orig) follow per chunk as
+ * '#caller RUN INDEX NAME INSN' lines, charged to the function NAME
+ * whose block ran last before them: which caller's memcpy moved.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -104,6 +108,10 @@ static struct {
 	/* chunks=1: each chunk's instructions per function (#chunk lines) */
 	bool per_chunk;
 	uint64_t *chunk_fc;
+	/* caller=: the listed functions (1 + index), and their callers' */
+	bool *callee;
+	size_t last_caller;
+	uint64_t *chunk_caller;
 } p;
 
 static void counts_now(uint64_t v[C_COUNT])
@@ -160,6 +168,14 @@ static void chunk_write_funcs(const struct chunk *c)
 			p.chunk_fc[i]);
 		p.chunk_fc[i] = 0;
 	}
+	for (i = 0; p.callee && i <= p.fs.n; i++) {
+		if (!p.chunk_caller[i])
+			continue;
+		fprintf(p.out, "#caller\t%" PRIu32 "\t%zu\t%s\t%" PRIu64 "\n",
+			p.id, p.n - 1, i ? p.fs.f[i - 1].name : "[user]",
+			p.chunk_caller[i]);
+		p.chunk_caller[i] = 0;
+	}
 }
 
 static void chunk_close(void)
@@ -201,6 +217,9 @@ static void run_reset(void)
 	/* a chunk an abort cut short leaves counts behind */
 	if (p.per_chunk)
 		memset(p.chunk_fc, 0, (p.fs.n + 1) * sizeof(*p.chunk_fc));
+	if (p.callee)
+		memset(p.chunk_caller, 0,
+		       (p.fs.n + 1) * sizeof(*p.chunk_caller));
 }
 
 static double per_op(uint64_t v, uint64_t ops)
@@ -430,16 +449,27 @@ static void vcpu_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	}
 }
 
-/* udata: the block's function (1 + index) << 16 | its instructions. */
+/*
+ * udata: the block's function (1 + index) << 16 | its instructions.
+ * caller=: a block of a listed function is charged to the function of
+ * the last block outside the list, in or out of a chunk.
+ */
 static void vcpu_tb_exec(unsigned int vcpu, void *udata)
 {
 	uintptr_t v = (uintptr_t)udata;
+	size_t f = v >> 16;
 
 	if (p.in_chunk) {
-		p.fc[p.state][v >> 16].insn += v & 0xffff;
+		p.fc[p.state][f].insn += v & 0xffff;
 		if (p.per_chunk)
-			p.chunk_fc[v >> 16] += v & 0xffff;
+			p.chunk_fc[f] += v & 0xffff;
 	}
+	if (!p.callee)
+		return;
+	if (!p.callee[f])
+		p.last_caller = f;
+	else if (p.in_chunk)
+		p.chunk_caller[p.last_caller] += v & 0xffff;
 }
 
 /*
@@ -554,6 +584,8 @@ static void plugin_exit(qemu_plugin_id_t id, void *udata)
 	for (st = 0; st < 3; st++)
 		free(p.fc[st]);
 	free(p.chunk_fc);
+	free(p.callee);
+	free(p.chunk_caller);
 	nsb_funcs_free(&p.fs);
 	free(p.c);
 }
@@ -575,6 +607,7 @@ struct args {
 	const char *out;
 	const char *symbols;	/* System.map: attribute per function */
 	bool per_chunk;		/* chunks=1 */
+	const char *callers;	/* caller=F:G:... */
 	struct nsb_cache_geom g[3];	/* i1, d1, ll */
 	int api;
 };
@@ -600,6 +633,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->per_chunk = true;
 			continue;
 		}
+		if (!strncmp(s, "caller=", 7) && s[7]) {
+			a->callers = s + 7;
+			continue;
+		}
 		if (!strncmp(s, "api=", 4)) {
 			a->api = atoi(s + 4);
 			continue;
@@ -609,12 +646,45 @@ static int parse_args(int argc, char **argv, struct args *a)
 				break;
 		if (k == 3)
 			return fail("unknown argument '%s' (out=FILE, i1=, d1=, "
-				    "ll=SIZE:ASSOC:LINE, chunks=1)", s);
+				    "ll=SIZE:ASSOC:LINE, chunks=1, "
+				    "caller=F:G:...)", s);
 		if (nsb_cache_geom_parse(s + 3, &a->g[k], &why))
 			return fail("%s: %s", s, why);
 	}
 	if (!a->out)
 		return fail("out=FILE is required");
+	return 0;
+}
+
+/*
+ * caller=F:G:...: marks every function of each name in p.callee (static
+ * functions may share one); -1 after fail.
+ */
+static int mark_callees(const char *list)
+{
+	const char *s = list, *end;
+	size_t i, len, found;
+
+	p.callee = calloc(p.fs.n + 1, sizeof(*p.callee));
+	p.chunk_caller = calloc(p.fs.n + 1, sizeof(*p.chunk_caller));
+	if (!p.callee || !p.chunk_caller)
+		return fail("out of memory");
+	for (; *s; s = *end ? end + 1 : end) {
+		end = strchr(s, ':');
+		if (!end)
+			end = s + strlen(s);
+		len = (size_t)(end - s);
+		for (i = 0, found = 0; len && i < p.fs.n; i++) {
+			if (strncmp(p.fs.f[i].name, s, len) ||
+			    p.fs.f[i].name[len])
+				continue;
+			p.callee[i + 1] = true;
+			found++;
+		}
+		if (!found)
+			return fail("caller=%s: no function '%.*s' in the "
+				    "System.map", list, (int)len, s);
+	}
 	return 0;
 }
 
@@ -663,6 +733,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	} else if (a.per_chunk) {
 		return fail("chunks=1 needs the kernel's System.map (symbols=)");
 	}
+	if (a.callers && !a.per_chunk)
+		return fail("caller= needs chunks=1");
+	if (a.callers && mark_callees(a.callers))
+		return -1;
 	p.out = fopen(a.out, "w");
 	if (!p.out)
 		return fail("cannot write %s: %m", a.out);
