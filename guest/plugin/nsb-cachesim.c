@@ -148,34 +148,36 @@ static void chunk_open(void)
 	p.state = p.next_state;
 }
 
+/* "TAG RUN INDEX NAME INSN" per function with a count; clears them. */
+static void chunk_write_counts(const char *tag, uint64_t *counts)
+{
+	size_t i;
+
+	for (i = 0; i <= p.fs.n; i++) {
+		if (!counts[i])
+			continue;
+		fprintf(p.out, "%s\t%" PRIu32 "\t%zu\t%s\t%" PRIu64 "\n", tag,
+			p.id, p.n - 1, i ? p.fs.f[i - 1].name : "[user]",
+			counts[i]);
+		counts[i] = 0;
+	}
+}
+
 /*
  * chunks=1, a diagnosis: "#chunk RUN INDEX STATE OPS INSN", then
  * "#cfn RUN INDEX NAME INSN" for every function the chunk ran.  What
  * moves a whole chunk's level (a slab refill, a deferred callback, a
  * tick) shows as the functions only the chunks of that level run.
+ * caller=: then "#caller RUN INDEX NAME INSN" for each function the
+ * listed ones' blocks were charged to.
  */
 static void chunk_write_funcs(const struct chunk *c)
 {
-	size_t i;
-
 	fprintf(p.out, "#chunk\t%" PRIu32 "\t%zu\t%d\t%" PRIu64 "\t%" PRIu64
 		"\n", p.id, p.n - 1, c->state, c->ops, c->d[C_INSN]);
-	for (i = 0; i <= p.fs.n; i++) {
-		if (!p.chunk_fc[i])
-			continue;
-		fprintf(p.out, "#cfn\t%" PRIu32 "\t%zu\t%s\t%" PRIu64 "\n",
-			p.id, p.n - 1, i ? p.fs.f[i - 1].name : "[user]",
-			p.chunk_fc[i]);
-		p.chunk_fc[i] = 0;
-	}
-	for (i = 0; p.callee && i <= p.fs.n; i++) {
-		if (!p.chunk_caller[i])
-			continue;
-		fprintf(p.out, "#caller\t%" PRIu32 "\t%zu\t%s\t%" PRIu64 "\n",
-			p.id, p.n - 1, i ? p.fs.f[i - 1].name : "[user]",
-			p.chunk_caller[i]);
-		p.chunk_caller[i] = 0;
-	}
+	chunk_write_counts("#cfn", p.chunk_fc);
+	if (p.callee)
+		chunk_write_counts("#caller", p.chunk_caller);
 }
 
 static void chunk_close(void)
