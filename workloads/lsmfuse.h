@@ -34,10 +34,5 @@ char *nsb_fuse_read_buf(size_t *size);
  * destination (lsmfuse.c).
  */
 void *nsb_fuse_reply_arg(size_t *size);
-/*
- * Where replies' arguments are sent from: low byte 0x7f, so the kernel's
- * copy out of it takes one path whatever its destination (lsmfuse.c).
- */
-char *nsb_fuse_reply_buf(size_t *size);
 
 #endif /* NSB_WORKLOADS_LSMFUSE_H */
