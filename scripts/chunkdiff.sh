@@ -65,44 +65,48 @@ $1 !~ /^#(chunk|cfn|caller|keep)$/ { next }
 $2 != (side == 1 ? ra : rb) { next }
 $1 == "#chunk" {
 	st[side, $3] = $4; ops[side, $3] = $5; ins[side, $3] = $6
-	idx[side] = idx[side] " " $3; found[side] = 1; next
+	chunk[side, ++nc[side]] = $3; next
 }
-$1 == "#cfn" { fn[side, $3, $4] += $5; names[$4] = 1; next }
-$1 == "#caller" { fn[side, $3, "<" $4] += $5; names["<" $4] = 1; next }
+$1 == "#cfn" { fn[side, $3, $4] += $5; next }
+$1 == "#caller" { fn[side, $3, "<" $4] += $5; next }
 $1 == "#keep" { keep[side] = $3 }
-function kept(s, i) {
-	return !(s in keep) || substr(keep[s], i + 1, 1) == "1"
+function counts(s, i) {
+	return st[s, i] != "" && ops[s, i] &&
+	       (!(s in keep) || substr(keep[s], i + 1, 1) == "1")
 }
 function fabs(x) { return x < 0 ? -x : x }
 END {
-	if (!found[1]) { printf "chunkdiff.sh: run %s not in %s\n", ra, ENVIRON["FA"] > "/dev/stderr"; exit 2 }
-	if (!found[2]) { printf "chunkdiff.sh: run %s not in %s\n", rb, ENVIRON["FB"] > "/dev/stderr"; exit 2 }
+	if (!nc[1]) { printf "chunkdiff.sh: run %s not in %s\n", ra, ENVIRON["FA"] > "/dev/stderr"; exit 2 }
+	if (!nc[2]) { printf "chunkdiff.sh: run %s not in %s\n", rb, ENVIRON["FB"] > "/dev/stderr"; exit 2 }
+	# one pass over the chunks, one over the functions: per side and state
+	for (s = 1; s <= 2; s++)
+		for (j = 1; j <= nc[s]; j++) {
+			i = chunk[s, j]
+			if (!counts(s, i))
+				continue
+			n[s, st[s, i]]++; tot[s, st[s, i]] += ins[s, i] / ops[s, i]
+		}
+	for (k in fn) {
+		split(k, key, SUBSEP)
+		s = key[1]; i = key[2]
+		if (!counts(s, i))
+			continue
+		mean[s, st[s, i], key[3]] += fn[k] / ops[s, i]
+		names[key[3]] = 1
+	}
 	ns = split(states, want, " ")
 	for (w = 1; w <= ns; w++) {
 		s0 = want[w]
-		delete mean
-		for (s = 1; s <= 2; s++) {
-			n[s] = 0; tot[s] = 0
-			m = split(idx[s], list, " ")
-			for (j = 1; j <= m; j++) {
-				i = list[j]
-				if (st[s, i] != s0 || !ops[s, i] || !kept(s, i))
-					continue
-				n[s]++; tot[s] += ins[s, i] / ops[s, i]
-				for (f in names)
-					if ((s, i, f) in fn)
-						mean[s, f] += fn[s, i, f] / ops[s, i]
-			}
-		}
+		for (s = 1; s <= 2; s++)
+			m[s] = n[s, s0] ? tot[s, s0] / n[s, s0] : 0
 		fflush()
 		printf "state %s: A %.1f (%d kept)  B %.1f (%d kept)  B-A %+.1f\n", s0,
-			n[1] ? tot[1] / n[1] : 0, n[1], n[2] ? tot[2] / n[2] : 0, n[2],
-			(n[2] ? tot[2] / n[2] : 0) - (n[1] ? tot[1] / n[1] : 0)
+			m[1], n[1, s0], m[2], n[2, s0], m[2] - m[1]
 		fflush()
 		cmd = "sort -t \"\t\" -k1,1gr | head -n " top
 		for (f in names) {
-			a = n[1] ? mean[1, f] / n[1] : 0
-			b = n[2] ? mean[2, f] / n[2] : 0
+			a = n[1, s0] ? mean[1, s0, f] / n[1, s0] : 0
+			b = n[2, s0] ? mean[2, s0, f] / n[2, s0] : 0
 			if (fabs(b - a) >= min && fabs(b - a) > 0)
 				printf "%.6f\t   %+9.2f  %s  (A %.1f)\n", fabs(b - a), b - a, f, a | cmd
 		}
