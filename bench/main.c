@@ -56,7 +56,6 @@ struct options {
 	unsigned long interleave_chunk;		/* --interleave-chunk=N */
 	unsigned long interleave_paired;	/* --interleave-paired=W */
 	unsigned long slab_reset;	/* --slab-reset=N */
-	unsigned long pid_align;	/* --pid-align=N */
 	int sched;		/* --sched: SCHED_BATCH, SCHED_FIFO or -1 */
 	unsigned long slice_us;	/* --sched-slice=US, 0: the kernel's */
 	const char *perf_control;	/* --perf-control=DIR */
@@ -317,20 +316,14 @@ static const char *sched_name(void)
 	}
 }
 
-/*
- * --slab-reset, --pid-align: the benchmarks' settings, and the results'
- * word on them.
- */
-static void set_first_run(unsigned long slab_reset, unsigned long pid_align)
+/* --slab-reset: the benchmarks' setting, and the results' word on it */
+static void set_slab_reset(unsigned long n)
 {
 	char v[24];
 
-	snprintf(v, sizeof(v), "%lu", slab_reset);
+	snprintf(v, sizeof(v), "%lu", n);
 	gb_add_context("nsbench_slab_reset", v);
-	nsb_variant_slab_reset((unsigned int)slab_reset);
-	snprintf(v, sizeof(v), "%lu", pid_align);
-	gb_add_context("nsbench_pid_align", v);
-	nsb_variant_pid_align((unsigned int)pid_align);
+	nsb_variant_slab_reset((unsigned int)n);
 }
 
 /*
@@ -408,12 +401,6 @@ static int parse_options(int *argc, char **argv, struct options *o)
 			  "once and then none, so that every slab cache's CPU\n"
 			  "slab has room (bench/sys/slabs.c; 0-4096, default 0:\n"
 			  "never); the context nsbench_slab_reset says"),
-		OPT_ULONG("pid-align", &o->pid_align, "N",
-			  "before each benchmark's first run (and its slab\n"
-			  "reset), fork until the next pid starts a block of N,\n"
-			  "so its children take the same pids whatever forked\n"
-			  "before (bench/sys/pidalign.c; 0 or 2-65536, default\n"
-			  "0: never); the context nsbench_pid_align says"),
 		OPT_STRING("perf-control", &o->perf_control, "DIR",
 			   "under perf record -D -1 --control=fifo:DIR/ctl,DIR/ack:\n"
 			   "sample only while the timer runs; DIR/ops gets the\n"
@@ -486,11 +473,6 @@ static int parse_options(int *argc, char **argv, struct options *o)
 	if (o->slab_reset > 4096) {
 		fprintf(stderr, "nsbench-bench: --slab-reset must be 0 (never) "
 			"to 4096\n");
-		return -1;
-	}
-	if (o->pid_align == 1 || o->pid_align > 65536) {
-		fprintf(stderr, "nsbench-bench: --pid-align must be 0 (never) "
-			"or 2 to 65536\n");
 		return -1;
 	}
 	if (o->gb_out_format && !o->gb_out) {
@@ -877,7 +859,7 @@ int main(int argc, char **argv)
 	/* --sched, or /init's (nsb.sched=batch: init.sh) */
 	gb_add_context("nsbench_sched", sched_name());
 	add_slice_context();
-	set_first_run(o.slab_reset, o.pid_align);
+	set_slab_reset(o.slab_reset);
 	for (i = 0; i < o.ncontext; i++) {
 		char *key = strndup(o.context[i], strcspn(o.context[i], "="));
 

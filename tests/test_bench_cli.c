@@ -337,10 +337,6 @@ static void test_bad_flags(void)
 		"--interleave-chunk must be 0 (by time) to 4096");
 	refused("--slab-reset=4097", "--slab-reset=4097",
 		"--slab-reset must be 0 (never) to 4096");
-	refused("--pid-align=1", "--pid-align=1",
-		"--pid-align must be 0 (never) or 2 to 65536");
-	refused("--pid-align=65537", "--pid-align=65537",
-		"--pid-align must be 0 (never) or 2 to 65536");
 	refused("--sched-slice=1 (below the kernel's 100 us)",
 		"--sched-slice=1 --benchmark_filter=models/shim/c/",
 		"--sched-slice must be 100 to 100000 (us)");
@@ -484,25 +480,22 @@ static void test_paired(void)
 }
 
 /*
- * --slab-reset and --pid-align: the row is measured after them, and the
- * context says each one's N (bench/sys/slabs.c, pidalign.c; test_slabs
- * and test_pidalign what they do).
+ * --slab-reset: the row is measured after the reset, and the context says
+ * how many processes it started (bench/sys/slabs.c; test_slabs the reset).
  */
 static void test_slab_reset(void)
 {
 	json_t *root, *b;
 
-	if (!run_depth0("slabs.json", "--slab-reset=16 --pid-align=64 "
+	if (!run_depth0("slabs.json", "--slab-reset=16 "
 			"--benchmark_min_time=0.005",
-			"a run with --slab-reset=16 --pid-align=64 exits 0", 4,
+			"a run with --slab-reset=16 exits 0", 3,
 			"a sys/ run needs root (its fixture)", &root, &b))
 		return;
 	ok(b && json_number_value(json_object_get(b, "iterations")) > 0,
 	   "its row is measured");
 	ok(root && !strcmp(ctx_str(root, "nsbench_slab_reset"), "16"),
 	   "--slab-reset=16: the context says 16");
-	ok(root && !strcmp(ctx_str(root, "nsbench_pid_align"), "64"),
-	   "--pid-align=64: the context says 64");
 	json_decref(root);
 }
 

@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "bench/sys/interleave.h"
-#include "bench/sys/pidalign.h"
 #include "bench/sys/slabs.h"
 #include "bench/sys/variant.h"
 
@@ -112,14 +111,6 @@ void nsb_variant_slab_reset(unsigned int n)
 	slab_reset = n;
 }
 
-/* Block of pids each benchmark starts at (--pid-align), 0: anywhere. */
-static unsigned int pid_align;
-
-void nsb_variant_pid_align(unsigned int n)
-{
-	pid_align = n;
-}
-
 /*
  * Whether this run is a benchmark's first: libbenchmark runs one
  * benchmark's sizing runs and repetitions back to back, so a run whose
@@ -168,22 +159,6 @@ static int reset_slabs(struct gb_state *s, struct nsb_worker *w)
 	return err ? -1 : 0;
 }
 
-/*
- * Before a benchmark's first run: the pid counter first (--pid-align), so
- * that the reset's forks and the respawn, as many in every boot, start
- * from where it put it.  0, or -1 after gb_error.
- */
-static int prepare_first_run(struct gb_state *s, struct nsb_worker *w)
-{
-	pid_t pid = pid_align ? nsb_pid_align(pid_align) : 0;
-
-	if (pid < 0) {
-		gb_error(s, "--pid-align: %s", strerror(-pid));
-		return -1;
-	}
-	return slab_reset ? reset_slabs(s, w) : 0;
-}
-
 static void run_variant(struct gb_state *s)
 {
 	const struct nsb_variant *v = gb_data(s);
@@ -210,7 +185,7 @@ static void run_variant(struct gb_state *s)
 			gb_error(s, "fixture: %s", why);
 		return;
 	}
-	if (first_run(v, &scn, arg) && prepare_first_run(s, w))
+	if (slab_reset && first_run(v, &scn, arg) && reset_slabs(s, w))
 		return;
 	if (nsb_interleave_active()) {
 		run_interleaved(s, w, v, &scn, arg);

@@ -54,12 +54,6 @@ struct gb_bench *nsb_variant_register(const char *name,
  * and then none (slabs.c); 0, the default: never.
  */
 void nsb_variant_slab_reset(unsigned int n);
-/*
- * --pid-align=N: before each benchmark's first run (and its slab reset),
- * the pid counter put at the start of a block of N pids (pidalign.c);
- * 0: not moved.
- */
-void nsb_variant_pid_align(unsigned int n);
 
 /* Expectations of the fixture library's operations. */
 int nsb_expect_exec(const struct nsb_scn *scn, int64_t arg);
