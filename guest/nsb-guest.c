@@ -18,11 +18,11 @@
  *       put process PID under SCHED_BATCH (nice unchanged) and print the
  *       policy read back; /init does it to itself, so that every
  *       measured process inherits it (init.sh says why).
- *   nsb-guest pidpin
+ *   nsb-guest pidpin [BLOCK]
  *       leave one sleeping process in every leaf of the kernel's pid
- *       idr (16 or 64 pids, below), and print
- *       "leaf=L,blocks=B,forks=F,unheld=U": steady.plan does it before
- *       any clock (and says where and why)
+ *       idr (16 or 64 pids, below), or in every BLOCK pids (a multiple
+ *       of the leaf), and print "leaf=L,blocks=B,forks=F,unheld=U":
+ *       steady.plan does it before any clock (and says where and why)
  *   nsb-guest hold
  *       sleep until killed, in pause(): no timer (init.sh's perturb()
  *       starts its sleepers so, and says why).
@@ -309,7 +309,14 @@ static long pin_blocks(unsigned char *pinned, long nb, long leaf, long max)
 	return forks;
 }
 
-static int pidpin(void)
+/*
+ * block: pin every block of that many pids (a multiple of the leaf); 0:
+ * every leaf.  Blocks of 256 on 6.1 hold every node above the leaves
+ * (16 x 16 pids each) and leave the leaves to the forks, so that nearly
+ * every fork pays one node, the leaf, wherever the counter stands
+ * (steady.plan says where and why).
+ */
+static int pidpin(long block)
 {
 	long max = read_pid_max(), leaf, nb, forks, b, unheld = 0;
 	unsigned char *pinned;
@@ -319,6 +326,14 @@ static int pidpin(void)
 		return 1;
 	}
 	leaf = pid_leaf(max);
+	if (block) {
+		if (block < leaf || block % leaf) {
+			fprintf(stderr, "nsb-guest pidpin: block %ld is not "
+				"a multiple of the leaf, %ld\n", block, leaf);
+			return 1;
+		}
+		leaf = block;
+	}
 	nb = (max + leaf - 1) / leaf;
 	/* a pid_max raised by hand would take millions of forks */
 	if (nb > 1024) {
@@ -456,13 +471,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "fifo"))
 		return set_policy("fifo", SCHED_FIFO, argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "pidpin"))
-		return pidpin();
+		return pidpin(0);
+	if (argc == 3 && !strcmp(argv[1], "pidpin"))
+		return pidpin(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "hold"))
 		pin_here();
 	fprintf(stderr,
 		"usage: nsb-guest euid | caps | setcap FILE |\n"
 		"       runas UID PROG [ARG]... |\n"
 		"       forkexec REPS ITERS LABEL | spin N | batch PID |\n"
-		"       pidpin | hold | fifo PID | seed N\n");
+		"       pidpin [BLOCK] | hold | fifo PID | seed N\n");
 	return 2;
 }

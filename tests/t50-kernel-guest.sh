@@ -19,7 +19,7 @@ set -u
 
 
 need_guest
-tap_plan 17
+tap_plan 18
 
 # 1: a patch that does not apply names the patch and the hunk.
 mkdir -p "$tmp/bad"
@@ -107,8 +107,9 @@ ok $? "file_caps off: the same file caps apply (CapPrm $(probe fcap_foreign.file
 ok $? "file_caps back on, and all defaults: ignored again"
 
 # 12: the boot parameter sets the switches before init runs.
-# And for 13: nsb-guest pidpin, then how many blocks of N pids (from
-# 300, where the allocator wraps, to pid_max) no live process holds.
+# And for 13: nsb-guest pidpin (in blocks of 256, then of the leaf),
+# then how many blocks of N pids (from 300, where the allocator wraps,
+# to pid_max) no live process holds.
 cat >"$tmp/bp.plan" <<'EOF'
 probe sysctl.mnt_may_suid cat /proc/sys/kernel/userns_checks/mnt_may_suid
 probe sysctl.walk_2015 cat /proc/sys/kernel/userns_checks/walk_2015
@@ -120,6 +121,9 @@ unheld() {
 		      for (b = int(300 / leaf); b * leaf < max; b++) n += !(b in held)
 		      print n }'
 }
+probe pidpin256 nsb-guest pidpin 256
+probe unheld256.256 unheld 256
+probe unheld256.16 unheld 16
 probe pidpin nsb-guest pidpin
 probe unheld.16 unheld 16
 probe unheld.64 unheld 64
@@ -144,6 +148,13 @@ grep -Eq '^CONFIG_BASE_SMALL=(1|y)$' "$kdir/config" && leaf=16
 pin=$(bp pidpin)
 [ "${pin#leaf="$leaf",blocks=}" != "$pin" ] && [ "$(bp "unheld.$leaf")" = 0 ]
 ok $? "nsb-guest pidpin holds every $leaf-pid leaf ($pin; unheld $(bp "unheld.$leaf"))"
+
+# 13a: in blocks of 256 first (make run's in-boot steps on 6.1): every
+# block held, and leaves left empty for the forks to pay.
+pin=$(bp pidpin256)
+[ "${pin#leaf=256,blocks=}" != "$pin" ] && [ "$(bp unheld256.256)" = 0 ] &&
+	[ "$(bp unheld256.16)" -gt 0 ] 2>/dev/null
+ok $? "nsb-guest pidpin 256 holds every 256-pid block and not every leaf ($pin; unheld $(bp unheld256.256), 16-pid leaves $(bp unheld256.16))"
 
 # 14: a second boot with the same seed gives the same icount numbers.
 "$top/guest/run-qemu.sh" --kernel "$kdir" --initrd "$tmp/i1.cpio" \
